@@ -1,0 +1,122 @@
+import Foundation
+import Synchronization
+
+/// Routes decoding and encoding to a list of coders, SDWebImage style.
+///
+/// The **last** coder added has the highest priority. Decoding goes to the first coder (from the
+/// highest priority down) whose `canDecode` is true, with no fallback if that coder then fails;
+/// encoding goes to the first whose `canEncode` is true.
+public final class CodersManager: ProgressiveImageCoding {
+    /// The shared manager with the built-in coders: JPEG, PNG/APNG, GIF, WebP.
+    public static let shared = CodersManager()
+
+    private let state: Mutex<[any ImageCoding]>
+
+    /// A manager with `coders` (lowest priority first); the default is the built-in set.
+    public init(coders: [any ImageCoding] = CodersManager.builtInCoders) {
+        state = Mutex(coders)
+    }
+
+    /// The built-in coders, lowest priority first.
+    public static var builtInCoders: [any ImageCoding] {
+        [JPEGCoder(), PNGCoder(), GIFCoder(), WebPCoder()]
+    }
+
+    /// The coders, lowest priority first.
+    public var coders: [any ImageCoding] {
+        get { state.withLock { $0 } }
+        set { state.withLock { $0 = newValue } }
+    }
+
+    /// Adds `coder` with the highest priority.
+    public func addCoder(_ coder: any ImageCoding) {
+        state.withLock { $0.append(coder) }
+    }
+
+    /// Removes every coder of the same type as `coder`.
+    public func removeCoder(_ coder: any ImageCoding) {
+        let type = ObjectIdentifier(Swift.type(of: coder))
+        state.withLock { $0.removeAll { ObjectIdentifier(Swift.type(of: $0)) == type } }
+    }
+
+    /// The coder that would decode `data`, if any.
+    public func decoder(for data: Data) -> (any ImageCoding)? {
+        coders.reversed().first { $0.canDecode(data) }
+    }
+
+    public func canDecode(_ data: Data) -> Bool { decoder(for: data) != nil }
+
+    public func decode(_ data: Data, options: DecodeOptions) throws -> Image {
+        guard !data.isEmpty else { throw WebImageError.badData("The image data is empty.") }
+        guard let coder = decoder(for: data) else {
+            let format = ImageFormat.detect(data)
+            if format == .undefined {
+                throw WebImageError.badData("The data (\(data.count) bytes) is not in any image format this library recognises.")
+            }
+            throw WebImageError(.unsupportedFormat, "No coder can decode \(format.rawValue) images.")
+        }
+        return try coder.decode(data, options: options)
+    }
+
+    public func canEncode(to format: ImageFormat) -> Bool {
+        coders.contains { $0.canEncode(to: format) }
+    }
+
+    public func encode(_ image: Image, as format: ImageFormat, options: EncodeOptions) throws -> Data {
+        let target = format == .undefined ? Self.defaultEncodingFormat(for: image) : format
+        guard let coder = coders.reversed().first(where: { $0.canEncode(to: target) }) else {
+            throw WebImageError(.unsupportedFormat, "No coder can encode \(target.rawValue) images.")
+        }
+        return try coder.encode(image, as: target, options: options)
+    }
+
+    /// The format used when none is named: the image's source format if it can be encoded, else
+    /// GIF for animations, PNG when there is alpha, JPEG otherwise (SDWebImage's rule).
+    public static func defaultEncodingFormat(for image: Image) -> ImageFormat {
+        if image.format != .undefined, shared.canEncode(to: image.format) { return image.format }
+        if image.isAnimated { return .gif }
+        return image.hasAlpha ? .png : .jpeg
+    }
+
+    public func canDecodeIncrementally(_ data: Data) -> Bool {
+        progressiveCoder(for: data) != nil
+    }
+
+    public func makeIncrementalDecoder(options: DecodeOptions) -> any IncrementalImageDecoding {
+        RoutingIncrementalDecoder(manager: self, options: options)
+    }
+
+    /// The progressive coder that would decode `data`, if the chosen coder is progressive.
+    func progressiveCoder(for data: Data) -> (any ProgressiveImageCoding)? {
+        guard let coder = decoder(for: data) as? any ProgressiveImageCoding,
+              coder.canDecodeIncrementally(data) else { return nil }
+        return coder
+    }
+}
+
+/// Picks the progressive coder once enough bytes have arrived to recognise the format.
+private final class RoutingIncrementalDecoder: IncrementalImageDecoding {
+    private let manager: CodersManager
+    private let options: DecodeOptions
+    private var inner: (any IncrementalImageDecoding)?
+    private var finishedData: Data?
+
+    init(manager: CodersManager, options: DecodeOptions) {
+        self.manager = manager
+        self.options = options
+    }
+
+    func update(_ data: Data, finished: Bool) {
+        if inner == nil, data.count >= 16 || finished {
+            inner = manager.progressiveCoder(for: data)?.makeIncrementalDecoder(options: options)
+        }
+        inner?.update(data, finished: finished)
+        finishedData = finished ? data : nil
+    }
+
+    func currentImage() throws -> Image? {
+        if let inner { return try inner.currentImage() }
+        if let finishedData { return try manager.decode(finishedData, options: options) }
+        return nil
+    }
+}

@@ -1,0 +1,97 @@
+/// How to decode: which frames, at what size, within what limits.
+///
+/// The defaults decode every frame at full size, with EXIF orientation applied, refusing images
+/// whose decoded size would pass ``DecodeLimits/default``.
+public struct DecodeOptions: Sendable, Hashable {
+    /// Decode only the first frame of an animation (SDWebImage's `decodeFirstFrameOnly`).
+    public var firstFrameOnly: Bool
+    /// Points-to-pixels scale recorded on the image; values below 1 mean 1.
+    public var scaleFactor: Double
+    /// Decode to fit this box (a thumbnail); `nil` or an empty size means full size.
+    /// Never scales up. Decoders that can (JPEG DCT scaling, WebP) decode small directly.
+    public var thumbnailPixelSize: PixelSize?
+    /// With a thumbnail size: keep the aspect ratio (fit inside the box) or stretch to it.
+    public var preserveAspectRatio: Bool
+    /// Scale the decode down so all frames together fit in this many bytes (RGBA, 4 per pixel).
+    /// Takes priority over ``thumbnailPixelSize``; `nil` = no byte budget.
+    public var scaleDownLimitBytes: Int?
+    /// Hard limits that make hostile images fail fast instead of exhausting memory.
+    public var limits: DecodeLimits
+
+    public init(firstFrameOnly: Bool = false, scaleFactor: Double = 1,
+                thumbnailPixelSize: PixelSize? = nil, preserveAspectRatio: Bool = true,
+                scaleDownLimitBytes: Int? = nil, limits: DecodeLimits = .default) {
+        self.firstFrameOnly = firstFrameOnly
+        self.scaleFactor = scaleFactor
+        self.thumbnailPixelSize = thumbnailPixelSize
+        self.preserveAspectRatio = preserveAspectRatio
+        self.scaleDownLimitBytes = scaleDownLimitBytes
+        self.limits = limits
+    }
+
+    /// Full-size decode of every frame.
+    public static let `default` = DecodeOptions()
+
+    /// True when the caller asked for a reduced size (a thumbnail box or a byte budget), so a
+    /// decoder may scale an oversized image down instead of refusing it.
+    public var allowsScaleDown: Bool {
+        (thumbnailPixelSize.map { !$0.isEmpty } ?? false) || scaleDownLimitBytes != nil
+    }
+
+    /// The size to produce for a source of `source` pixels with `frameCount` frames:
+    /// the byte budget first, then the thumbnail box, never larger than the source.
+    public func targetSize(for source: PixelSize, frameCount: Int = 1) -> PixelSize {
+        if let limit = scaleDownLimitBytes {
+            return ImageSizing.scaledSize(source, limitBytes: limit, frameCount: frameCount)
+        }
+        if let box = thumbnailPixelSize, !box.isEmpty {
+            return ImageSizing.scaledSize(source, toFit: box, preserveAspectRatio: preserveAspectRatio,
+                                          allowUpscale: false)
+        }
+        return source
+    }
+}
+
+/// Upper bounds on what a decoder will allocate. Checked from the header, before any pixel
+/// memory is allocated, so a decompression bomb is refused in microseconds.
+public struct DecodeLimits: Sendable, Hashable {
+    /// Largest canvas, in pixels, a decoder will allocate for one frame.
+    public var maxPixels: Int
+    /// Largest total of all decoded frames, in bytes (RGBA).
+    public var maxTotalBytes: Int
+    /// Most frames an animation may have.
+    public var maxFrames: Int
+
+    public init(maxPixels: Int = 100_000_000, maxTotalBytes: Int = 1 << 30, maxFrames: Int = 10_000) {
+        self.maxPixels = maxPixels
+        self.maxTotalBytes = maxTotalBytes
+        self.maxFrames = maxFrames
+    }
+
+    /// 100 megapixels per frame (400 MB as RGBA), 1 GiB for all frames, 10,000 frames.
+    public static let `default` = DecodeLimits()
+
+    /// Throws ``WebImageError/Code/imageTooLarge`` when a `size` canvas passes ``maxPixels``.
+    public func check(_ size: PixelSize, format: ImageFormat) throws {
+        guard size.width > 0, size.height > 0 else {
+            throw WebImageError.badData("The \(format.rawValue) header declares an empty image (\(size)).")
+        }
+        if size.area > maxPixels {
+            throw WebImageError(.imageTooLarge,
+                "The \(format.rawValue) image is \(size) (\(size.area) pixels), over the decode limit of \(maxPixels) pixels; ask for a thumbnail or raise DecodeLimits.maxPixels.")
+        }
+    }
+
+    /// Throws when `frames` frames of `size` would pass ``maxTotalBytes`` or ``maxFrames``.
+    public func checkAnimation(_ size: PixelSize, frames: Int, format: ImageFormat) throws {
+        if frames > maxFrames {
+            throw WebImageError(.imageTooLarge,
+                "The \(format.rawValue) animation has \(frames) frames, over the limit of \(maxFrames).")
+        }
+        let (bytes, overflow) = size.area.multipliedReportingOverflow(by: 4 * max(frames, 1))
+        if overflow || bytes > maxTotalBytes {
+            throw WebImageError(.imageTooLarge,
+                "The \(format.rawValue) animation would decode to more than \(maxTotalBytes) bytes (\(frames) frames of \(size)); use firstFrameOnly or raise DecodeLimits.maxTotalBytes.")
+        }
+    }
+}

@@ -1,0 +1,73 @@
+/// A decoded raster in the library's one pixel layout: 8-bit RGBA, **straight (non-premultiplied)
+/// alpha**, rows top to bottom, `width * 4` bytes per row, no padding.
+///
+/// Every decoder produces this layout and every encoder and transformer consumes it, so pixels
+/// never need converting between stages.
+public struct Bitmap: Sendable, Hashable {
+    /// Width in pixels (at least 1).
+    public let width: Int
+    /// Height in pixels (at least 1).
+    public let height: Int
+    /// `width * height * 4` bytes: R, G, B, A for each pixel, row-major.
+    public let pixels: [UInt8]
+
+    /// Bytes per row; always `width * 4`.
+    @inlinable public var bytesPerRow: Int { width &* 4 }
+    /// Size of ``pixels`` in bytes.
+    @inlinable public var byteCount: Int { pixels.count }
+    /// The pixel dimensions.
+    @inlinable public var size: PixelSize { PixelSize(width: width, height: height) }
+
+    /// Wraps existing RGBA bytes; `pixels.count` must be `width * height * 4`.
+    public init(width: Int, height: Int, pixels: [UInt8]) {
+        precondition(width > 0 && height > 0, "Bitmap dimensions must be positive")
+        precondition(pixels.count == width * height * 4, "Bitmap needs width*height*4 bytes")
+        self.width = width
+        self.height = height
+        self.pixels = pixels
+    }
+
+    /// A bitmap filled with one colour.
+    public init(width: Int, height: Int, fill: RGBA = .clear) {
+        precondition(width > 0 && height > 0, "Bitmap dimensions must be positive")
+        var bytes = [UInt8](repeating: 0, count: width * height * 4)
+        if fill != .clear {
+            for i in stride(from: 0, to: bytes.count, by: 4) {
+                bytes[i] = fill.r; bytes[i + 1] = fill.g; bytes[i + 2] = fill.b; bytes[i + 3] = fill.a
+            }
+        }
+        self.init(width: width, height: height, pixels: bytes)
+    }
+
+    /// Builds a bitmap by letting `body` fill an uninitialised buffer of `width * height * 4` bytes.
+    /// `body` must write every byte; no zeroing is done first.
+    public init(width: Int, height: Int,
+                initializingWith body: (UnsafeMutableBufferPointer<UInt8>) throws -> Void) rethrows {
+        precondition(width > 0 && height > 0, "Bitmap dimensions must be positive")
+        let count = width * height * 4
+        let bytes = try [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+            try body(buffer)
+            initialized = count
+        }
+        self.init(width: width, height: height, pixels: bytes)
+    }
+
+    /// The colour at (x, y); (0, 0) is the top-left pixel.
+    public func pixel(x: Int, y: Int) -> RGBA {
+        precondition(x >= 0 && x < width && y >= 0 && y < height, "pixel outside the bitmap")
+        let i = (y * width + x) * 4
+        return RGBA(r: pixels[i], g: pixels[i + 1], b: pixels[i + 2], a: pixels[i + 3])
+    }
+
+    /// True when any pixel is not fully opaque.
+    public var hasAlpha: Bool {
+        pixels.withUnsafeBufferPointer { p in
+            var i = 3
+            while i < p.count {
+                if p[i] != 255 { return true }
+                i &+= 4
+            }
+            return false
+        }
+    }
+}

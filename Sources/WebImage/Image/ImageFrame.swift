@@ -1,0 +1,12 @@
+/// One frame of an image: its pixels and, for animations, how long it stays on screen.
+public struct ImageFrame: Sendable, Hashable {
+    /// The fully composed frame (animation disposal and blending already applied).
+    public let bitmap: Bitmap
+    /// Display time in seconds; 0 for a still image.
+    public let duration: Double
+
+    public init(bitmap: Bitmap, duration: Double = 0) {
+        self.bitmap = bitmap
+        self.duration = duration
+    }
+}

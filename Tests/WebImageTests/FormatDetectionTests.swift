@@ -1,0 +1,84 @@
+import Foundation
+import Testing
+@testable import WebImage
+
+@Suite("Format detection")
+struct FormatDetectionTests {
+    static func bytes(_ values: [UInt8], padTo count: Int = 32) -> Data {
+        Data(values + [UInt8](repeating: 0, count: max(0, count - values.count)))
+    }
+
+    static let png = [UInt8]([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
+
+    static func ftyp(_ major: String, _ compatible: [String]) -> Data {
+        let brands = [major, "\0\0\0\0"] + compatible
+        let size = 8 + brands.count * 4
+        return Data([0, 0, 0, UInt8(size)] + Array("ftyp".utf8) + brands.flatMap { Array($0.utf8) })
+            + Data(count: 16)
+    }
+
+    @Test("whole signatures are recognised", arguments: [
+        (bytes([0xFF, 0xD8, 0xFF, 0xE0]), ImageFormat.jpeg),
+        (bytes(png), .png),
+        (Data("GIF89a".utf8) + Data(count: 20), .gif),
+        (Data("GIF87a".utf8) + Data(count: 20), .gif),
+        (Data("RIFF\0\0\0\0WEBPVP8 ".utf8) + Data(count: 10), .webp),
+        (Data("RIFF\0\0\0\0WEBPVP8L".utf8) + Data(count: 10), .webp),
+        (bytes([0x49, 0x49, 0x2A, 0x00]), .tiff),
+        (bytes([0x4D, 0x4D, 0x00, 0x2A]), .tiff),
+        (bytes([0x42, 0x4D] + [UInt8](repeating: 0, count: 12) + [40, 0, 0, 0]), .bmp),
+        (bytes([0, 0, 1, 0, 1, 0, 16, 16, 0, 0, 1, 0, 32, 0]), .ico),
+        (ftyp("heic", ["mif1", "heic"]), .heic),
+        (ftyp("mif1", ["mif1"]), .heif),
+        (ftyp("avif", ["avif", "mif1"]), .avif),
+        (ftyp("mif1", ["avif"]), .avif),
+        (bytes([0xFF, 0x0A, 0x00]), .jpegXL),
+        (bytes([0, 0, 0, 0x0C, 0x4A, 0x58, 0x4C, 0x20, 0x0D, 0x0A, 0x87, 0x0A]), .jpegXL),
+        (Data("%PDF-1.7\n".utf8), .pdf),
+        (Data("<?xml version=\"1.0\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\"></svg>".utf8), .svg),
+        (Data("  <svg width=\"10\"/>".utf8), .svg),
+    ])
+    func recognises(data: Data, expected: ImageFormat) {
+        #expect(ImageFormat.detect(data) == expected)
+    }
+
+    @Test("near misses are not images", arguments: [
+        Data(), Data([0xFF]), Data([0xFF, 0xD8]), Data("GIF".utf8), Data("Good morning".utf8),
+        Data("GIF90a and more text".utf8), Data("RIFF\0\0\0\0WAVEfmt ".utf8), Data("BM".utf8),
+        Data("BMP is a format, this is text about it".utf8), Data(png.prefix(7)),
+        Data("<html><body>Not found</body></html>".utf8), Data("%PD".utf8),
+        Data("<!DOCTYPE html><html><p>an <svgfoo> tag</p></html>".utf8),
+        Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x00]),
+    ])
+    func rejectsNearMisses(data: Data) {
+        #expect(ImageFormat.detect(data) == .undefined)
+    }
+
+    @Test("APNG is told from PNG by acTL before IDAT")
+    func apng() {
+        func chunk(_ type: String, _ payload: [UInt8]) -> [UInt8] {
+            let n = UInt32(payload.count)
+            return [UInt8(n >> 24), UInt8(n >> 16 & 0xFF), UInt8(n >> 8 & 0xFF), UInt8(n & 0xFF)]
+                + Array(type.utf8) + payload + [0, 0, 0, 0]
+        }
+        let ihdr = chunk("IHDR", [0, 0, 0, 1, 0, 0, 0, 1, 8, 6, 0, 0, 0])
+        let actl = chunk("acTL", [0, 0, 0, 2, 0, 0, 0, 0])
+        let idat = chunk("IDAT", [1, 2, 3])
+        #expect(ImageFormat.detect(Data(Self.png + ihdr + actl + idat)) == .apng)
+        #expect(ImageFormat.detect(Data(Self.png + ihdr + idat + actl)) == .png)
+        #expect(ImageFormat.detect(Data(Self.png + ihdr + idat)) == .png)
+    }
+
+    @Test("MIME types and extensions map both ways")
+    func mimeAndExtension() {
+        for format in ImageFormat.allCases where format != .undefined {
+            #expect(ImageFormat(mimeType: format.mimeType) == format)
+            #expect(ImageFormat(fileExtension: format.fileExtension) == format)
+        }
+        #expect(ImageFormat(mimeType: "image/JPEG; charset=binary") == .jpeg)
+        #expect(ImageFormat(fileExtension: ".JPEG") == .jpeg)
+        #expect(ImageFormat(fileExtension: "tif") == .tiff)
+        #expect(ImageFormat(mimeType: "text/html") == .undefined)
+        #expect(ImageFormat.jpeg.fileExtension == "jpg")
+    }
+}
