@@ -27,3 +27,16 @@ public struct EncodeOptions: Sendable, Hashable {
 
     public static let `default` = EncodeOptions()
 }
+
+extension EncodeOptions {
+    /// The frames an encoder should write for `image`: only the first when ``firstFrameOnly``,
+    /// each shrunk to fit ``maxPixelSize`` (aspect kept, never enlarged).
+    public func frames(of image: Image) -> [ImageFrame] {
+        let frames = firstFrameOnly ? [image.frames[0]] : image.frames
+        guard let box = maxPixelSize, !box.isEmpty else { return frames }
+        let target = ImageSizing.scaledSize(image.pixelSize, toFit: box, preserveAspectRatio: true,
+                                            allowUpscale: false)
+        guard target != image.pixelSize else { return frames }
+        return frames.map { ImageFrame(bitmap: Resampler.resize($0.bitmap, to: target), duration: $0.duration) }
+    }
+}
