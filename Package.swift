@@ -28,7 +28,10 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .testTarget(name: "WebImageTests", dependencies: ["WebImage"]),
+        .testTarget(
+            name: "WebImageTests",
+            dependencies: ["WebImage", "CTurboJPEG", "CSPNG", "CWebP", "CGIF"]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )
