@@ -10,6 +10,7 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
     ],
     targets: [
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg",
@@ -19,7 +20,10 @@ let package = Package(
         .systemLibrary(name: "CGIF", providers: [.apt(["libgif-dev"])]),
         .target(
             name: "WebImage",
-            dependencies: ["CTurboJPEG", "CSPNG", "CWebP", "CGIF"]
+            dependencies: [
+                "CTurboJPEG", "CSPNG", "CWebP", "CGIF",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
         ),
         .executableTarget(
             name: "webimage",
