@@ -2,7 +2,7 @@
 SWIFT ?= swift
 RELEASE_BIN = .build/release/webimage
 
-.PHONY: install-deps build release test demo bench bench-quick clean
+.PHONY: install-deps build release test demo bench bench-quick bench-micro clean
 
 install-deps:
 	@scripts/install-deps
@@ -25,6 +25,10 @@ bench: release
 
 bench-quick: release
 	Benchmarks/run.sh --quick
+
+# Micro benchmarks (ordo-one/package-benchmark) in Benchmarks/'s own package.
+bench-micro: install-deps
+	cd Benchmarks && $(SWIFT) package --allow-writing-to-package-directory benchmark
 
 clean:
 	rm -rf .build Benchmarks/.build
