@@ -18,10 +18,11 @@ public struct PNGCoder: ProgressiveImageCoding {
         guard !data.isEmpty else { throw WebImageError.badData("The PNG data is empty.") }
         return try data.withUnsafeBytes { raw in
             let bytes = raw.bindMemory(to: UInt8.self)
-            guard ImageFormat.detect(bytes) == .png || ImageFormat.detect(bytes) == .apng else {
+            let format = ImageFormat.detect(bytes)
+            guard format == .png || format == .apng else {
                 throw WebImageError.badData("The data (\(bytes.count) bytes) does not start with the PNG signature.")
             }
-            if PNGChunks.hasAnimationControl(bytes) {
+            if format == .apng {
                 return try APNGDecoder.decodeImage(bytes, options: options)
             }
             return try PNGDecoder.decodeImage(bytes, options: options)

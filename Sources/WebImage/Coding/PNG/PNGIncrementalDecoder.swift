@@ -12,14 +12,14 @@ final class PNGIncrementalDecoder: IncrementalImageDecoding {
     private var finished = false
     private var attemptedCount = 0
     private var partial: Image?
-    private var final: Result<Image, WebImageError>?
+    private var completed: Result<Image, WebImageError>?
 
     init(options: DecodeOptions) { self.options = options }
 
     func update(_ data: Data, finished: Bool) {
+        if !finished || data.count != self.data.count { completed = nil }
         self.data = data
         self.finished = finished
-        if !finished { final = nil }
     }
 
     func currentImage() throws -> Image? {
@@ -34,17 +34,19 @@ final class PNGIncrementalDecoder: IncrementalImageDecoding {
         return partial
     }
 
+    /// The complete decode, computed once per finished buffer.
     private func finalImage() throws -> Image {
-        if final == nil {
-            do {
-                final = .success(try PNGCoder().decode(data, options: options))
-            } catch let error as WebImageError {
-                final = .failure(error)
-            } catch {
-                final = .failure(WebImageError.badData("The PNG could not be decoded: \(error)."))
-            }
+        if let completed { return try completed.get() }
+        let result: Result<Image, WebImageError>
+        do {
+            result = .success(try PNGCoder().decode(data, options: options))
+        } catch let error as WebImageError {
+            result = .failure(error)
+        } catch {
+            result = .failure(WebImageError.badData("The PNG could not be decoded: \(error)."))
         }
-        return try final!.get()
+        completed = result
+        return try result.get()
     }
 
     /// The rows decodable from `bytes` so far, undecoded rows transparent; nil when none are,
