@@ -138,6 +138,11 @@ struct APNGTests {
         #expect(image.loopCount == 2)
         #expect(image.frames.map(\.bitmap) == bitmaps)
         #expect(image.frames.map(\.duration) == [0.05, 0.5, 1.25])
+        // A viewer that knows nothing of APNG sees frame 0 as the still default image.
+        let defaultImage = try data.withUnsafeBytes {
+            try PNGDecoder.decodeBitmap($0.bindMemory(to: UInt8.self), limits: .default)
+        }
+        #expect(defaultImage == bitmaps[0])
 
         let opaque = Image(frames: [ImageFrame(bitmap: bitmaps[1], duration: 0.1),
                                     ImageFrame(bitmap: PNGFixtures.solid(20, 10, red), duration: 0.2)])

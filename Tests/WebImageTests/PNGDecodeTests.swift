@@ -165,6 +165,11 @@ struct PNGDecodeTests {
         }
     }
 
+    @Test func chunkChecksum() {
+        #expect(CRC32.checksum(Array("123456789".utf8)) == 0xCBF4_3926)
+        #expect(CRC32.checksum(Array("IEND".utf8)) == 0xAE42_6082)
+    }
+
     @Test func canDecodeAndEncode() {
         let png = PNGFixtures.png(width: 1, height: 1, rows: [[1, 2, 3, 4]])
         #expect(coder.canDecode(png))
