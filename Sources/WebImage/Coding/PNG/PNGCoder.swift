@@ -1,14 +1,51 @@
 import Foundation
 
-/// Placeholder for the PNG coder (being written).
-public struct PNGCoder: ImageCoding {
+/// Decodes PNG and APNG (every colour type, 16-bit, palette, transparency, EXIF orientation,
+/// animation with full dispose/blend handling), encodes PNG and APNG, and shows non-interlaced
+/// PNGs row by row while they download.
+///
+/// Like SDWebImage's APNG coder, it takes every PNG: a file with an `acTL` chunk before its image
+/// data decodes as an animation, any other as a still image.
+public struct PNGCoder: ProgressiveImageCoding {
     public init() {}
-    public func canDecode(_ data: Data) -> Bool { false }
-    public func decode(_ data: Data, options: DecodeOptions) throws -> Image {
-        throw WebImageError(.unsupportedFormat, "PNG decoding is not available yet.")
+
+    public func canDecode(_ data: Data) -> Bool {
+        let format = ImageFormat.detect(data)
+        return format == .png || format == .apng
     }
-    public func canEncode(to format: ImageFormat) -> Bool { false }
+
+    public func decode(_ data: Data, options: DecodeOptions) throws -> Image {
+        guard !data.isEmpty else { throw WebImageError.badData("The PNG data is empty.") }
+        return try data.withUnsafeBytes { raw in
+            let bytes = raw.bindMemory(to: UInt8.self)
+            let format = ImageFormat.detect(bytes)
+            guard format == .png || format == .apng else {
+                throw WebImageError.badData("The data (\(bytes.count) bytes) does not start with the PNG signature.")
+            }
+            if format == .apng {
+                return try APNGDecoder.decodeImage(bytes, options: options)
+            }
+            return try PNGDecoder.decodeImage(bytes, options: options)
+        }
+    }
+
+    public func canEncode(to format: ImageFormat) -> Bool { format == .png || format == .apng }
+
+    /// A still image becomes a PNG; an animation (more than one frame after `options`) an APNG.
     public func encode(_ image: Image, as format: ImageFormat, options: EncodeOptions) throws -> Data {
-        throw WebImageError(.unsupportedFormat, "PNG encoding is not available yet.")
+        guard canEncode(to: format) else {
+            throw WebImageError(.unsupportedFormat, "The PNG coder cannot encode \(format.rawValue).")
+        }
+        let frames = options.frames(of: image)
+        if frames.count > 1 {
+            return Data(try APNGEncoder.encode(frames, loopCount: image.loopCount))
+        }
+        return Data(try PNGEncoder.encode(frames[0].bitmap))
+    }
+
+    public func canDecodeIncrementally(_ data: Data) -> Bool { canDecode(data) }
+
+    public func makeIncrementalDecoder(options: DecodeOptions) -> any IncrementalImageDecoding {
+        PNGIncrementalDecoder(options: options)
     }
 }
