@@ -124,6 +124,21 @@ struct WebPCoderTests {
         #expect(try coder.decode(data, options: options).pixelSize == PixelSize(width: 60, height: 30))
     }
 
+    @Test func scaledDecodePastThePixelLimitCountsLibwebpsWorkingMemory() throws {
+        let thumbnail = PixelSize(width: 60, height: 60)
+        // Lossless images are decoded whole inside libwebp: over the pixel limit they are refused.
+        let lossless = try WebPFixtures.encode(TestBitmaps.gradient(width: 200, height: 100), lossless: true)
+        let options = DecodeOptions(thumbnailPixelSize: thumbnail, limits: DecodeLimits(maxPixels: 5_000))
+        let error = #expect(throws: WebImageError.self) { try coder.decode(lossless, options: options) }
+        #expect(error?.code == .imageTooLarge)
+        // A lossy image with alpha needs 1 byte per pixel for its alpha plane: 4x the limit fits.
+        let alpha = try WebPFixtures.encode(TestBitmaps.gradient(width: 200, height: 100, alpha: true))
+        let fits = DecodeOptions(thumbnailPixelSize: thumbnail, limits: DecodeLimits(maxPixels: 5_000))
+        #expect(try coder.decode(alpha, options: fits).pixelSize == PixelSize(width: 60, height: 30))
+        let tooSmall = DecodeOptions(thumbnailPixelSize: thumbnail, limits: DecodeLimits(maxPixels: 4_999))
+        #expect(throws: WebImageError.self) { try coder.decode(alpha, options: tooSmall) }
+    }
+
     @Test func scaleFactorAndOptionsAreRecorded() throws {
         let data = try WebPFixtures.encode(TestBitmaps.quadrants())
         let options = DecodeOptions(scaleFactor: 2)

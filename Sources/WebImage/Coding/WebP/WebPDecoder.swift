@@ -13,14 +13,34 @@ enum WebPDecoder {
         let orientation = (try? WebPContainer(bytes))?.orientation ?? .up
         let displayedTarget = options.targetSize(for: WebPContainer.oriented(stored, orientation))
         let target = WebPContainer.oriented(displayedTarget, orientation)
-        if stored.area > options.limits.maxPixels, options.allowsScaleDown {
-            try options.limits.check(target, format: .webp)
-        } else {
-            try options.limits.check(stored, format: .webp)
-        }
+        try checkLimits(features, target: target, options: options)
         let bitmap = try decodePixels(bytes, size: stored, target: target)
         return Image(bitmap: bitmap.applying(orientation), format: .webp, scale: options.scaleFactor,
                      decodeOptions: options)
+    }
+
+    /// Throws when decoding `features` at `target` would pass `options.limits`.
+    ///
+    /// An image over the pixel limit may still be decoded scaled down when the caller allows it,
+    /// as long as libwebp's own full-size working memory fits the limit's byte equivalent: a lossy
+    /// image scales row by row, but its alpha plane takes 1 byte per pixel and a lossless image
+    /// is always decoded whole at 4 bytes per pixel.
+    static func checkLimits(_ features: WebPBitstreamFeatures, target: PixelSize,
+                            options: DecodeOptions) throws {
+        let stored = WebPBitstream.size(of: features)
+        let limits = options.limits
+        guard stored.area > limits.maxPixels, options.allowsScaleDown else {
+            return try limits.check(stored, format: .webp)
+        }
+        let isLossy = features.format == 1
+        let workingBytesPerPixel = isLossy ? (features.has_alpha != 0 ? 1 : 0) : 4
+        let (workingBytes, overflow) = stored.area.multipliedReportingOverflow(by: workingBytesPerPixel)
+        let (allowedBytes, allowedOverflow) = limits.maxPixels.multipliedReportingOverflow(by: 4)
+        if overflow || (!allowedOverflow && workingBytes > allowedBytes) {
+            throw WebImageError(.imageTooLarge,
+                "The \(isLossy ? "lossy" : "lossless") WebP image is \(stored) (\(stored.area) pixels); libwebp needs \(workingBytes) bytes to scale it, over the decode limit of \(limits.maxPixels) pixels. Raise DecodeLimits.maxPixels to decode it.")
+        }
+        try limits.check(target, format: .webp)
     }
 
     /// Decodes the stored pixels of a `size` image, scaled by libwebp to `target`.

@@ -103,8 +103,7 @@ final class WebPIncrementalDecoder: IncrementalImageDecoding {
         }
         let size = WebPBitstream.size(of: features)
         let target = options.targetSize(for: size)
-        let allowed = size.area > options.limits.maxPixels && options.allowsScaleDown ? target : size
-        guard (try? options.limits.check(allowed, format: .webp)) != nil else {
+        guard (try? WebPDecoder.checkLimits(features, target: target, options: options)) != nil else {
             givenUp = true
             return false
         }
