@@ -102,6 +102,26 @@ struct WebPCoderTests {
         }
     }
 
+    @Test func everyTruncationFailsCleanly() throws {
+        let still = try WebPFixtures.encode(TestBitmaps.gradient(width: 24, height: 16, alpha: true))
+        let animation = try WebPFixtures.animation([TestBitmaps.red, TestBitmaps.blue], durations: [0.1, 0.1],
+                                                   width: 12, height: 8)
+        for data in [still, animation] {
+            for length in 0..<data.count {
+                let error = #expect(throws: WebImageError.self) { try coder.decode(data.prefix(length), options: .default) }
+                #expect(error?.code == .badImageData)
+            }
+            // Fed byte by byte, the incremental decoder never fails before the end.
+            let decoder = coder.makeIncrementalDecoder(options: .default)
+            for length in 1..<data.count {
+                decoder.update(data.prefix(length), finished: false)
+                _ = try decoder.currentImage()
+            }
+            decoder.update(data, finished: true)
+            #expect(try decoder.currentImage()?.isPartial == false)
+        }
+    }
+
     @Test func canvasBombIsRefusedFromTheHeader() throws {
         // An animation's VP8X header patched to claim a 16384x16384 canvas (268 megapixels).
         let animation = try WebPFixtures.animation([TestBitmaps.red, TestBitmaps.green], durations: [0.1, 0.1])

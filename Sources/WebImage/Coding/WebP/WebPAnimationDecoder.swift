@@ -48,7 +48,7 @@ enum WebPAnimationDecoder {
                 throw WebImageError.badData("Frame \(index + 1) of \(count) of the animated WebP could not be decoded; the data is corrupt or truncated.")
             }
             let composed = Bitmap(width: canvas.width, height: canvas.height) { out in
-                out.baseAddress!.update(from: pixels, count: out.count)
+                out.baseAddress!.initialize(from: pixels, count: out.count)
             }
             let bitmap = Resampler.resize(composed, to: target).applying(orientation)
             let duration = count == 1 ? 0 : frameDuration(milliseconds: Int(timestamp) - Int(previousTimestamp))

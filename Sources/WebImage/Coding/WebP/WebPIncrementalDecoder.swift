@@ -50,7 +50,7 @@ final class WebPIncrementalDecoder: IncrementalImageDecoding {
         let decodedRows = Int(min(lastY, height)), rowBytes = Int(width) * 4
         let bitmap = Bitmap(width: Int(width), height: Int(height)) { out in
             for y in 0..<decodedRows {
-                (out.baseAddress! + y * rowBytes).update(from: rows + y * Int(stride), count: rowBytes)
+                (out.baseAddress! + y * rowBytes).initialize(from: rows + y * Int(stride), count: rowBytes)
             }
             let filled = decodedRows * rowBytes
             (out.baseAddress! + filled).initialize(repeating: 0, count: out.count - filled)
