@@ -1,14 +1,56 @@
+import CWebP
 import Foundation
 
-/// Placeholder for the WebP coder (being written).
-public struct WebPCoder: ImageCoding {
+/// Decodes and encodes WebP with libwebp: lossy, lossless, alpha, animation, EXIF orientation,
+/// thumbnails scaled inside the decoder, and progressive display of still images.
+public struct WebPCoder: ProgressiveImageCoding {
     public init() {}
-    public func canDecode(_ data: Data) -> Bool { false }
-    public func decode(_ data: Data, options: DecodeOptions) throws -> Image {
-        throw WebImageError(.unsupportedFormat, "WebP decoding is not available yet.")
+
+    /// True when the bytes start with a WebP signature (`RIFF….WEBPVP8`).
+    public func canDecode(_ data: Data) -> Bool {
+        ImageFormat.detect(data) == .webp
     }
-    public func canEncode(to format: ImageFormat) -> Bool { false }
+
+    /// Decodes a still or animated WebP. The header is checked against `options.limits` before
+    /// any pixel memory is allocated.
+    public func decode(_ data: Data, options: DecodeOptions) throws -> Image {
+        guard !data.isEmpty else { throw WebImageError.badData("The WebP data is empty.") }
+        return try data.withUnsafeBytes { raw in
+            let bytes = raw.bindMemory(to: UInt8.self)
+            let features = try WebPBitstream.features(of: bytes)
+            if features.has_animation != 0 {
+                return try WebPAnimationDecoder.decode(bytes, features: features, options: options)
+            }
+            return try WebPDecoder.decode(bytes, features: features, options: options)
+        }
+    }
+
+    public func canEncode(to format: ImageFormat) -> Bool { format == .webp }
+
+    /// Encodes as WebP: lossy at `compressionQuality` (or the best quality within `maxFileSize`),
+    /// or lossless; several frames become an animation with the image's loop count and durations.
     public func encode(_ image: Image, as format: ImageFormat, options: EncodeOptions) throws -> Data {
-        throw WebImageError(.unsupportedFormat, "WebP encoding is not available yet.")
+        guard format == .webp else {
+            throw WebImageError(.unsupportedFormat, "The WebP coder cannot encode \(format.rawValue) images.")
+        }
+        let frames = options.frames(of: image)
+        let encode: (Float) throws -> Data = { quality in
+            if frames.count > 1 {
+                return try WebPAnimationEncoder.encode(frames, loopCount: image.loopCount, quality: quality,
+                                                       lossless: options.lossless)
+            }
+            return try WebPEncoder.encode(frames[0].bitmap, quality: quality, lossless: options.lossless)
+        }
+        if let maxBytes = options.maxFileSize, !options.lossless {
+            return try WebPEncoder.bestFitting(maxBytes: maxBytes, encode: encode)
+        }
+        return try encode(options.lossless ? 75 : Float(options.compressionQuality * 100))
+    }
+
+    /// True for WebP data (animated files show nothing until complete).
+    public func canDecodeIncrementally(_ data: Data) -> Bool { canDecode(data) }
+
+    public func makeIncrementalDecoder(options: DecodeOptions) -> any IncrementalImageDecoding {
+        WebPIncrementalDecoder(options: options)
     }
 }

@@ -1,0 +1,67 @@
+import CWebP
+import Foundation
+
+/// Decodes animated WebP files into fully composed frames with libwebp's animation decoder.
+///
+/// libwebp composes each frame on a canvas-sized buffer, so the canvas must pass the pixel limit
+/// even when a thumbnail is wanted; the kept frames are then resized to the target size.
+enum WebPAnimationDecoder {
+    static func decode(_ bytes: UnsafeBufferPointer<UInt8>, features: WebPBitstreamFeatures,
+                       options: DecodeOptions) throws -> Image {
+        let canvas = WebPBitstream.size(of: features)
+        try options.limits.check(canvas, format: .webp)
+        let container = try WebPContainer(bytes)
+        guard container.frameCount > 0 else {
+            throw WebImageError.badData("The animated WebP has no frames.")
+        }
+        let count = options.firstFrameOnly ? 1 : container.frameCount
+        let orientation = container.orientation
+        let displayedTarget = options.targetSize(for: WebPContainer.oriented(canvas, orientation),
+                                                 frameCount: count)
+        let target = WebPContainer.oriented(displayedTarget, orientation)
+        try options.limits.checkAnimation(target, frames: count, format: .webp)
+
+        var decoderOptions = WebPAnimDecoderOptions()
+        guard WebPAnimDecoderOptionsInit(&decoderOptions) != 0 else {
+            throw WebImageError.badData("libwebp rejected its animation decoder options (version mismatch).")
+        }
+        decoderOptions.color_mode = MODE_RGBA
+        decoderOptions.use_threads = 0
+        var data = WebPData(bytes: bytes.baseAddress, size: bytes.count)
+        guard let decoder = WebPAnimDecoderNew(&data, &decoderOptions) else {
+            throw WebImageError.badData("The animated WebP is corrupt or truncated; libwebp could not open it.")
+        }
+        defer { WebPAnimDecoderDelete(decoder) }
+        var info = WebPAnimInfo()
+        guard WebPAnimDecoderGetInfo(decoder, &info) != 0,
+              Int(info.canvas_width) == canvas.width, Int(info.canvas_height) == canvas.height else {
+            throw WebImageError.badData("The animated WebP's canvas does not match its header.")
+        }
+
+        var frames: [ImageFrame] = []
+        frames.reserveCapacity(count)
+        var previousTimestamp: Int32 = 0
+        for index in 0..<count {
+            var pixels: UnsafeMutablePointer<UInt8>?
+            var timestamp: Int32 = 0
+            guard WebPAnimDecoderGetNext(decoder, &pixels, &timestamp) != 0, let pixels else {
+                throw WebImageError.badData("Frame \(index + 1) of \(count) of the animated WebP could not be decoded; the data is corrupt or truncated.")
+            }
+            let composed = Bitmap(width: canvas.width, height: canvas.height) { out in
+                out.baseAddress!.initialize(from: pixels, count: out.count)
+            }
+            let bitmap = Resampler.resize(composed, to: target).applying(orientation)
+            let duration = count == 1 ? 0 : frameDuration(milliseconds: Int(timestamp) - Int(previousTimestamp))
+            frames.append(ImageFrame(bitmap: bitmap, duration: duration))
+            previousTimestamp = timestamp
+        }
+        return Image(frames: frames, loopCount: Int(info.loop_count), format: .webp,
+                     scale: options.scaleFactor, decodeOptions: options)
+    }
+
+    /// Seconds for a frame shown `milliseconds` long; under 11 ms means 0.1 s (browser convention).
+    static func frameDuration(milliseconds: Int) -> Double {
+        let seconds = Double(milliseconds) / 1000
+        return seconds < 0.011 ? 0.1 : seconds
+    }
+}

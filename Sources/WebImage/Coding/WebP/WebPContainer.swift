@@ -1,0 +1,44 @@
+import CWebP
+import Foundation
+
+/// Reads the container-level facts of a WebP file (EXIF orientation, frame and loop counts)
+/// through libwebp's demuxer, which parses chunk headers only and never allocates pixels.
+struct WebPContainer {
+    /// The number of frames (1 for a still image).
+    var frameCount: Int
+    /// How many times an animation plays; 0 means forever.
+    var loopCount: Int
+    /// The EXIF orientation, `.up` when there is no EXIF chunk or no orientation tag.
+    var orientation: EXIFOrientation
+
+    /// Parses the chunks of a complete WebP file; throws ``WebImageError/Code/badImageData`` when
+    /// the container is truncated or malformed.
+    init(_ bytes: UnsafeBufferPointer<UInt8>) throws {
+        var data = WebPData(bytes: bytes.baseAddress, size: bytes.count)
+        guard let demuxer = WebPDemux(&data) else {
+            throw WebImageError.badData("The WebP container (\(bytes.count) bytes) is truncated or malformed.")
+        }
+        defer { WebPDemuxDelete(demuxer) }
+        frameCount = Int(WebPDemuxGetI(demuxer, WEBP_FF_FRAME_COUNT))
+        loopCount = Int(WebPDemuxGetI(demuxer, WEBP_FF_LOOP_COUNT))
+        orientation = Self.orientation(in: demuxer)
+    }
+
+    /// The orientation tag of the first EXIF chunk (with or without an `Exif\0\0` prefix).
+    private static func orientation(in demuxer: OpaquePointer) -> EXIFOrientation {
+        var iterator = WebPChunkIterator()
+        guard WebPDemuxGetChunk(demuxer, "EXIF", 1, &iterator) != 0 else { return .up }
+        defer { WebPDemuxReleaseChunkIterator(&iterator) }
+        let chunk = iterator.chunk
+        guard let base = chunk.bytes, chunk.size > 0 else { return .up }
+        return EXIFOrientation.parse(exif: UnsafeBufferPointer(start: base, count: chunk.size)) ?? .up
+    }
+}
+
+extension WebPContainer {
+    /// `size` with its sides exchanged when `orientation` turns the picture by a quarter (5–8):
+    /// maps a stored size to its displayed size and back.
+    static func oriented(_ size: PixelSize, _ orientation: EXIFOrientation) -> PixelSize {
+        orientation.swapsDimensions ? PixelSize(width: size.height, height: size.width) : size
+    }
+}

@@ -1,0 +1,71 @@
+import CWebP
+import Foundation
+
+/// Decodes still WebP images (lossy, lossless, with or without alpha) straight into a ``Bitmap``.
+///
+/// Thumbnails and byte budgets use libwebp's own scaler, which shrinks row by row while decoding,
+/// so no full-size buffer is ever made. EXIF orientation is applied last.
+enum WebPDecoder {
+    static func decode(_ bytes: UnsafeBufferPointer<UInt8>, features: WebPBitstreamFeatures,
+                       options: DecodeOptions) throws -> Image {
+        let stored = WebPBitstream.size(of: features)
+        // A still image decodes without the container; a malformed one just has no orientation.
+        let orientation = (try? WebPContainer(bytes))?.orientation ?? .up
+        let displayedTarget = options.targetSize(for: WebPContainer.oriented(stored, orientation))
+        let target = WebPContainer.oriented(displayedTarget, orientation)
+        try checkLimits(features, target: target, options: options)
+        let bitmap = try decodePixels(bytes, size: stored, target: target)
+        return Image(bitmap: bitmap.applying(orientation), format: .webp, scale: options.scaleFactor,
+                     decodeOptions: options)
+    }
+
+    /// Throws when decoding `features` at `target` would pass `options.limits`.
+    ///
+    /// An image over the pixel limit may still be decoded scaled down when the caller allows it,
+    /// as long as libwebp's own full-size working memory fits the limit's byte equivalent: a lossy
+    /// image scales row by row, but its alpha plane takes 1 byte per pixel and a lossless image
+    /// is always decoded whole at 4 bytes per pixel.
+    static func checkLimits(_ features: WebPBitstreamFeatures, target: PixelSize,
+                            options: DecodeOptions) throws {
+        let stored = WebPBitstream.size(of: features)
+        let limits = options.limits
+        guard stored.area > limits.maxPixels, options.allowsScaleDown else {
+            return try limits.check(stored, format: .webp)
+        }
+        let isLossy = features.format == 1
+        let workingBytesPerPixel = isLossy ? (features.has_alpha != 0 ? 1 : 0) : 4
+        let (workingBytes, overflow) = stored.area.multipliedReportingOverflow(by: workingBytesPerPixel)
+        let (allowedBytes, allowedOverflow) = limits.maxPixels.multipliedReportingOverflow(by: 4)
+        if overflow || (!allowedOverflow && workingBytes > allowedBytes) {
+            throw WebImageError(.imageTooLarge,
+                "The \(isLossy ? "lossy" : "lossless") WebP image is \(stored) (\(stored.area) pixels); libwebp needs \(workingBytes) bytes to scale it, over the decode limit of \(limits.maxPixels) pixels. Raise DecodeLimits.maxPixels to decode it.")
+        }
+        try limits.check(target, format: .webp)
+    }
+
+    /// Decodes the stored pixels of a `size` image, scaled by libwebp to `target`.
+    static func decodePixels(_ bytes: UnsafeBufferPointer<UInt8>, size: PixelSize,
+                             target: PixelSize) throws -> Bitmap {
+        var config = WebPDecoderConfig()
+        guard WebPInitDecoderConfig(&config) != 0 else {
+            throw WebImageError.badData("libwebp rejected its decoder configuration (version mismatch).")
+        }
+        config.output.colorspace = MODE_RGBA
+        config.output.is_external_memory = 1
+        if target != size {
+            config.options.use_scaling = 1
+            config.options.scaled_width = Int32(target.width)
+            config.options.scaled_height = Int32(target.height)
+        }
+        return try Bitmap(width: target.width, height: target.height) { buffer in
+            config.output.u.RGBA.rgba = buffer.baseAddress
+            config.output.u.RGBA.stride = Int32(target.width * 4)
+            config.output.u.RGBA.size = buffer.count
+            let status = WebPDecode(bytes.baseAddress, bytes.count, &config)
+            WebPFreeDecBuffer(&config.output)
+            guard status == VP8_STATUS_OK else {
+                throw WebPBitstream.error(for: status, while: "decoding the \(size) image")
+            }
+        }
+    }
+}

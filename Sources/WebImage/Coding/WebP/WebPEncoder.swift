@@ -1,0 +1,76 @@
+import CWebP
+import Foundation
+
+/// Encodes one ``Bitmap`` as a still WebP, lossy or lossless, keeping alpha.
+enum WebPEncoder {
+    /// Encodes `bitmap`; `quality` is 0–100 (for lossless it is the compression effort).
+    /// Lossless output keeps even the colour under fully transparent pixels, so it round-trips exactly.
+    static func encode(_ bitmap: Bitmap, quality: Float, lossless: Bool) throws -> Data {
+        guard bitmap.width <= Int(WEBP_MAX_DIMENSION), bitmap.height <= Int(WEBP_MAX_DIMENSION) else {
+            throw WebImageError(.encodingFailed,
+                "WebP images are at most \(WEBP_MAX_DIMENSION) pixels a side; this one is \(bitmap.size). Set EncodeOptions.maxPixelSize to shrink it.")
+        }
+        var config = WebPConfig()
+        guard WebPConfigInit(&config) != 0 else {
+            throw WebImageError(.encodingFailed, "libwebp rejected its encoder configuration (version mismatch).")
+        }
+        config.lossless = lossless ? 1 : 0
+        config.quality = min(max(quality, 0), 100)
+        config.method = 4
+        config.exact = lossless ? 1 : 0
+        guard WebPValidateConfig(&config) != 0 else {
+            throw WebImageError(.encodingFailed, "libwebp rejected the encoder settings (quality \(quality)).")
+        }
+
+        var picture = WebPPicture()
+        guard WebPPictureInit(&picture) != 0 else {
+            throw WebImageError(.encodingFailed, "libwebp could not initialise a picture (version mismatch).")
+        }
+        picture.use_argb = lossless ? 1 : 0
+        picture.width = Int32(bitmap.width)
+        picture.height = Int32(bitmap.height)
+        defer { WebPPictureFree(&picture) }
+        let imported = bitmap.pixels.withUnsafeBufferPointer {
+            WebPPictureImportRGBA(&picture, $0.baseAddress, Int32(bitmap.bytesPerRow))
+        }
+        guard imported != 0 else {
+            throw WebImageError(.encodingFailed, "libwebp could not take the \(bitmap.size) pixels (out of memory).")
+        }
+
+        var writer = WebPMemoryWriter()
+        WebPMemoryWriterInit(&writer)
+        defer { WebPMemoryWriterClear(&writer) }
+        let encoded = withUnsafeMutablePointer(to: &writer) { writerPointer in
+            picture.writer = WebPMemoryWrite
+            picture.custom_ptr = UnsafeMutableRawPointer(writerPointer)
+            return WebPEncode(&config, &picture)
+        }
+        guard encoded != 0, let bytes = writer.mem, writer.size > 0 else {
+            throw WebImageError(.encodingFailed,
+                "libwebp failed to encode the \(bitmap.size) image (error \(picture.error_code.rawValue)).")
+        }
+        return Data(bytes: bytes, count: writer.size)
+    }
+
+    /// The best-quality lossy encoding that fits in `maxBytes`, found by a binary search over
+    /// quality 0–100 (about eight encodes); the smallest encoding when even quality 0 is too big.
+    static func bestFitting(maxBytes: Int, encode: (Float) throws -> Data) rethrows -> Data {
+        let best = try encode(100)
+        if best.count <= maxBytes { return best }
+        var smallest = best
+        var fitting: Data?
+        var low = 0, high = 99
+        while low <= high {
+            let quality = (low + high) / 2
+            let data = try encode(Float(quality))
+            if data.count < smallest.count { smallest = data }
+            if data.count <= maxBytes {
+                fitting = data
+                low = quality + 1
+            } else {
+                high = quality - 1
+            }
+        }
+        return fitting ?? smallest
+    }
+}
