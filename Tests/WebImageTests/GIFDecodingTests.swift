@@ -145,6 +145,17 @@ struct GIFDecodingTests {
         #expect(image.bitmap.pixel(x: 1, y: 1) == .clear)
     }
 
+    @Test func framesOffTheScreenDrawNothing() throws {
+        var offScreen = Frame.solid(3, x: 50, y: 0, width: 8, height: 8)
+        offScreen.interlaced = true
+        let frames = [Frame.solid(1, width: 4, height: 4), offScreen, .solid(2, x: 0, y: 3, width: 4, height: 20)]
+        let image = try coder.decode(GIFFixtures.make(width: 4, height: 4, frames: frames), options: .default)
+        #expect(image.frames.count == 3)
+        #expect(image.frames[1].bitmap == image.frames[0].bitmap)
+        #expect(image.frames[2].bitmap.pixel(x: 0, y: 2) == TestBitmaps.red)
+        #expect(image.frames[2].bitmap.pixel(x: 0, y: 3) == TestBitmaps.green)
+    }
+
     @Test func scaleFactorAndOptionsAreRecorded() throws {
         let gif = GIFFixtures.make(width: 2, height: 2, frames: [.solid(1, width: 2, height: 2)])
         let options = DecodeOptions(scaleFactor: 2)

@@ -107,13 +107,14 @@ struct GIFFrameReader {
             return .failed(rowsDrawn: 0)
         }
         let palette = GIFPalette(colorMap: colorMap, transparentIndex: Int(control.TransparentColor))
-        // Rows after the last visible one need no decoding (not when interlaced: passes revisit).
+        // Rows after the last visible one need no decoding (unless interlaced: passes revisit),
+        // and a frame entirely off the canvas needs none at all.
         let lastNeededRow = visible.isEmpty ? -1
             : (desc.Interlace ? rect.height - 1 : visible.y + visible.height - 1 - rect.y)
         var line = [UInt8](repeating: 0, count: rect.width)
         var rowsDrawn = 0
         for frameRow in GIFInterlace.rowOrder(height: rect.height, interlaced: desc.Interlace) {
-            if frameRow > lastNeededRow && !desc.Interlace {
+            if visible.isEmpty || (!desc.Interlace && frameRow > lastNeededRow) {
                 return skipImageData(file) ? .complete : .failed(rowsDrawn: rowsDrawn)
             }
             guard DGifGetLine(file, &line, Int32(rect.width)) == GIF_OK else {
