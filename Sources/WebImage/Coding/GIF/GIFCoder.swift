@@ -1,14 +1,34 @@
 import Foundation
 
-/// Placeholder for the GIF coder (being written).
-public struct GIFCoder: ImageCoding {
+/// Decodes and encodes GIF, animated or still, with giflib.
+///
+/// Frames are composed onto a full canvas (disposal, transparency and interlacing applied), so
+/// every ``ImageFrame`` is a complete picture. Follows SDWebImage: a GIF without a loop count
+/// plays once, and delays under 0.011 s become 0.1 s. Truncated files yield their complete frames.
+public struct GIFCoder: ProgressiveImageCoding {
     public init() {}
-    public func canDecode(_ data: Data) -> Bool { false }
+
+    /// True when `data` starts with a GIF87a or GIF89a signature.
+    public func canDecode(_ data: Data) -> Bool { ImageFormat.detect(data) == .gif }
+
     public func decode(_ data: Data, options: DecodeOptions) throws -> Image {
-        throw WebImageError(.unsupportedFormat, "GIF decoding is not available yet.")
+        try GIFDecoder(options: options).decode(data)
     }
-    public func canEncode(to format: ImageFormat) -> Bool { false }
+
+    public func canEncode(to format: ImageFormat) -> Bool { format == .gif }
+
+    /// Encodes `image` as GIF: animations keep their frames, delays and loop count; each frame
+    /// is reduced to at most 256 colours; alpha below 128 becomes transparent.
     public func encode(_ image: Image, as format: ImageFormat, options: EncodeOptions) throws -> Data {
-        throw WebImageError(.unsupportedFormat, "GIF encoding is not available yet.")
+        guard format == .gif else {
+            throw WebImageError(.unsupportedFormat, "The GIF coder cannot encode \(format.rawValue) images.")
+        }
+        return try GIFEncoder(options: options).encode(image)
+    }
+
+    public func canDecodeIncrementally(_ data: Data) -> Bool { canDecode(data) }
+
+    public func makeIncrementalDecoder(options: DecodeOptions) -> any IncrementalImageDecoding {
+        GIFIncrementalDecoder(options: options)
     }
 }

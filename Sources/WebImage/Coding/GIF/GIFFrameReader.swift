@@ -1,0 +1,182 @@
+import CGIF
+
+/// What reading a GIF's records produced before the trailer, a limit or damage stopped it.
+struct GIFFrames {
+    /// The logical screen size.
+    var canvasSize: PixelSize
+    /// Fully decoded frames (already resized when a target size was given) with their delays
+    /// in centiseconds.
+    var frames: [(bitmap: Bitmap, delay: Int)] = []
+    /// The NETSCAPE2.0 loop count, when present (0 = forever).
+    var loopCount: Int?
+    /// With `keepsPartialFirstFrame`: the canvas holding the rows of an unfinished first frame.
+    var partialFirstFrame: Bitmap?
+    /// Why reading stopped before the trailer (damage or truncation), if it did.
+    var stopReason: String?
+}
+
+/// Walks a GIF record by record (descriptors, extensions, raster rows) with giflib's low-level
+/// API, composing frames on a ``GIFCanvas`` and enforcing the decode limits before any pixel
+/// memory is allocated.
+///
+/// Damage after the header ends reading and is reported in ``GIFFrames/stopReason`` with the
+/// frames completed so far; exceeding a limit throws.
+struct GIFFrameReader {
+    var limits: DecodeLimits
+    /// Stop after this many frames (1 for first-frame-only decodes).
+    var maxFrames = Int.max
+    /// The size to resize each finished frame to, given the canvas size (nil = canvas size).
+    var frameSize: ((PixelSize) -> PixelSize)?
+    /// Keep the rows decoded so far when the first frame is cut short (progressive display).
+    var keepsPartialFirstFrame = false
+
+    private enum FrameOutcome {
+        case complete
+        case failed(rowsDrawn: Int)
+    }
+
+    func read(_ bytes: UnsafeRawBufferPointer) throws -> GIFFrames {
+        let reader = try GIFReader(bytes: bytes)
+        let file = reader.file
+        let canvasSize = PixelSize(width: Int(file.pointee.SWidth), height: Int(file.pointee.SHeight))
+        try limits.check(canvasSize, format: .gif)
+        var result = GIFFrames(canvasSize: canvasSize)
+        var canvas = GIFCanvas(width: canvasSize.width, height: canvasSize.height)
+        var control = Self.noControl
+        let targetSize = frameSize?(canvasSize) ?? canvasSize
+
+        records: while result.frames.count < maxFrames {
+            var type = UNDEFINED_RECORD_TYPE
+            guard DGifGetRecordType(file, &type) == GIF_OK else {
+                result.stopReason = reader.lastError
+                break
+            }
+            switch type {
+            case IMAGE_DESC_RECORD_TYPE:
+                guard DGifGetImageDesc(file) == GIF_OK else {
+                    result.stopReason = reader.lastError
+                    break records
+                }
+                try limits.checkAnimation(canvasSize, frames: result.frames.count + 1, format: .gif)
+                switch try readImage(file, canvas: &canvas, control: control) {
+                case .complete:
+                    let bitmap = Resampler.resize(canvas.bitmap, to: targetSize)
+                    result.frames.append((bitmap, Int(control.DelayTime)))
+                case .failed(let rowsDrawn):
+                    result.stopReason = reader.lastError
+                    if keepsPartialFirstFrame, result.frames.isEmpty, rowsDrawn > 0 {
+                        result.partialFirstFrame = canvas.bitmap
+                    }
+                    break records
+                }
+                control = Self.noControl
+            case EXTENSION_RECORD_TYPE:
+                guard readExtension(file, control: &control, loopCount: &result.loopCount) else {
+                    result.stopReason = reader.lastError
+                    break records
+                }
+            case TERMINATE_RECORD_TYPE:
+                break records
+            default:
+                result.stopReason = "unknown record type"
+                break records
+            }
+        }
+        return result
+    }
+
+    private static let noControl = GraphicsControlBlock(
+        DisposalMode: Int32(DISPOSAL_UNSPECIFIED), UserInputFlag: false, DelayTime: 0,
+        TransparentColor: Int32(NO_TRANSPARENT_COLOR))
+
+    /// Reads the raster of the image whose descriptor was just read and draws it on `canvas`.
+    private func readImage(_ file: UnsafeMutablePointer<GifFileType>, canvas: inout GIFCanvas,
+                           control: GraphicsControlBlock) throws -> FrameOutcome {
+        let desc = file.pointee.Image
+        let rect = GIFRect(x: Int(desc.Left), y: Int(desc.Top), width: Int(desc.Width), height: Int(desc.Height))
+        let visible = rect.clipped(toWidth: canvas.width, height: canvas.height)
+        canvas.beginFrame(in: visible, disposal: control.DisposalMode)
+        if rect.isEmpty {
+            return skipImageData(file) ? .complete : .failed(rowsDrawn: 0)
+        }
+        // A frame is decoded row by row into one line buffer, but its rows must still be read,
+        // so a frame claiming a huge size is refused from its descriptor.
+        try limits.check(PixelSize(width: rect.width, height: rect.height), format: .gif)
+        guard let colorMap = desc.ColorMap ?? file.pointee.SColorMap else {
+            file.pointee.Error = Int32(D_GIF_ERR_NO_COLOR_MAP)
+            return .failed(rowsDrawn: 0)
+        }
+        let palette = GIFPalette(colorMap: colorMap, transparentIndex: Int(control.TransparentColor))
+        // Rows after the last visible one need no decoding (unless interlaced: passes revisit),
+        // and a frame entirely off the canvas needs none at all.
+        let lastNeededRow = visible.isEmpty ? -1
+            : (desc.Interlace ? rect.height - 1 : visible.y + visible.height - 1 - rect.y)
+        var line = [UInt8](repeating: 0, count: rect.width)
+        var rowsDrawn = 0
+        for frameRow in GIFInterlace.rowOrder(height: rect.height, interlaced: desc.Interlace) {
+            if visible.isEmpty || (!desc.Interlace && frameRow > lastNeededRow) {
+                return skipImageData(file) ? .complete : .failed(rowsDrawn: rowsDrawn)
+            }
+            guard DGifGetLine(file, &line, Int32(rect.width)) == GIF_OK else {
+                return .failed(rowsDrawn: rowsDrawn)
+            }
+            let y = rect.y + frameRow
+            guard !visible.isEmpty, y >= visible.y, y < visible.y + visible.height else { continue }
+            line.withUnsafeBufferPointer { row in
+                let from = visible.x - rect.x
+                canvas.drawRow(y: y, x: visible.x,
+                               indices: UnsafeBufferPointer(rebasing: row[from..<from + visible.width]),
+                               palette: palette)
+            }
+            rowsDrawn += 1
+        }
+        return .complete
+    }
+
+    /// Skips the remaining LZW sub-blocks of the current image; false when the data ends first.
+    private func skipImageData(_ file: UnsafeMutablePointer<GifFileType>) -> Bool {
+        var block: UnsafeMutablePointer<GifByteType>?
+        repeat {
+            guard DGifGetCodeNext(file, &block) == GIF_OK else { return false }
+        } while block != nil
+        return true
+    }
+
+    /// Reads one extension: graphics control (delay, disposal, transparency) and the
+    /// NETSCAPE2.0 / ANIMEXTS1.0 loop count are kept; the rest is skipped.
+    private func readExtension(_ file: UnsafeMutablePointer<GifFileType>,
+                               control: inout GraphicsControlBlock, loopCount: inout Int?) -> Bool {
+        var code: Int32 = 0
+        var block: UnsafeMutablePointer<GifByteType>?
+        guard DGifGetExtension(file, &code, &block) == GIF_OK else { return false }
+        var isLoopExtension = false
+        if let first = block {
+            if code == GRAPHICS_EXT_FUNC_CODE, first[0] == 4 {
+                var parsed = Self.noControl
+                if DGifExtensionToGCB(4, first + 1, &parsed) == GIF_OK { control = parsed }
+            } else if code == APPLICATION_EXT_FUNC_CODE, first[0] == 11 {
+                let name = String(decoding: UnsafeBufferPointer(start: first + 1, count: 11), as: UTF8.self)
+                isLoopExtension = name == "NETSCAPE2.0" || name == "ANIMEXTS1.0"
+            }
+        }
+        while block != nil {
+            guard DGifGetExtensionNext(file, &block) == GIF_OK else { return false }
+            if isLoopExtension, let sub = block, sub[0] >= 3, sub[1] == 1 {
+                loopCount = Int(sub[2]) | Int(sub[3]) << 8
+                isLoopExtension = false
+            }
+        }
+        return true
+    }
+}
+
+/// The order in which a GIF stores its rows.
+enum GIFInterlace {
+    /// Frame rows in storage order: top to bottom, or the four interlace passes
+    /// (every 8th row from 0, every 8th from 4, every 4th from 2, every 2nd from 1).
+    static func rowOrder(height: Int, interlaced: Bool) -> [Int] {
+        guard interlaced else { return Array(0..<height) }
+        let passes = [(0, 8), (4, 8), (2, 4), (1, 2)]
+        return passes.flatMap { start, step in Array(stride(from: start, to: height, by: step)) }
+    }
+}

@@ -1,0 +1,56 @@
+import Foundation
+import Testing
+@testable import WebImage
+
+@Suite("GIF incremental decoding")
+struct GIFIncrementalTests {
+    typealias Frame = GIFFixtures.Frame
+
+    @Test func partialFirstFrameThenFullAnimation() throws {
+        // Noisy indices (1–3, never the white 0) so the first frame spans many data blocks.
+        let rows = TestBitmaps.noise(count: 64 * 64, seed: 9).map { 1 + $0 % 3 }
+        let frames = [Frame(width: 64, height: 64, indices: rows), .solid(3, width: 64, height: 64)]
+        let gif = GIFFixtures.make(width: 64, height: 64, frames: frames, loopCount: 2)
+        let decoder = GIFCoder().makeIncrementalDecoder(options: .default)
+
+        decoder.update(gif.prefix(10), finished: false)
+        #expect(try decoder.currentImage() == nil)
+
+        var sawRowsOnly = false, sawCompleteFirst = false
+        for cut in stride(from: 40, to: gif.count, by: 23) {
+            decoder.update(gif.prefix(cut), finished: false)
+            guard let image = try decoder.currentImage() else { continue }
+            #expect(image.isPartial)
+            #expect(image.frames.count == 1)
+            #expect(image.bitmap.pixel(x: 3, y: 0).a == 255)
+            #expect(image.bitmap.pixel(x: 3, y: 0) != .white)
+            if image.bitmap.pixel(x: 3, y: 63).a == 0 { sawRowsOnly = true }
+            if image.bitmap.pixel(x: 3, y: 63).a == 255 { sawCompleteFirst = true }
+        }
+        #expect(sawRowsOnly)
+        #expect(sawCompleteFirst)
+
+        decoder.update(gif, finished: true)
+        let full = try #require(try decoder.currentImage())
+        #expect(!full.isPartial)
+        #expect(full.frames.count == 2)
+        #expect(full.loopCount == 2)
+    }
+
+    @Test func badFinishedDataThrows() {
+        let decoder = GIFCoder().makeIncrementalDecoder(options: .default)
+        decoder.update(Data("GIF89a".utf8) + TestBitmaps.noise(count: 64, seed: 5), finished: false)
+        #expect((try? decoder.currentImage()) == nil)
+        decoder.update(Data("GIF89a".utf8) + TestBitmaps.noise(count: 64, seed: 5), finished: true)
+        #expect(throws: WebImageError.self) { try decoder.currentImage() }
+    }
+
+    @Test func managerRoutesGIFToThisCoder() throws {
+        let gif = GIFFixtures.make(width: 4, height: 4, frames: [.solid(2, width: 4, height: 4)])
+        let manager = CodersManager(coders: [GIFCoder()])
+        #expect(manager.canDecodeIncrementally(gif))
+        let image = try manager.decode(gif, options: .default)
+        #expect(image.format == .gif)
+        #expect(image.bitmap.pixel(x: 0, y: 0) == TestBitmaps.green)
+    }
+}
