@@ -92,10 +92,22 @@ struct JPEGDecodingTests {
         #expect(JPEGFixtures.errorCode { try coder.decode(data.prefix(data.count - 2), options: .default) } == .badImageData)
     }
 
-    @Test func trailingGarbageIsTolerated() throws {
+    @Test func benignOdditiesAreTolerated() throws {
         let data = try JPEGFixtures.encode(TestBitmaps.quadrants())
         let image = try coder.decode(data + Data([0, 1, 2, 3]), options: .default)
         #expect(image.pixelSize == PixelSize(width: 64, height: 48))
+        // Stray bytes between two header segments: libjpeg warns about extraneous bytes.
+        var bytes = [UInt8](data)
+        let secondSegment = 4 + (Int(bytes[4]) << 8 | Int(bytes[5]))
+        bytes.insert(contentsOf: [0x00, 0x11, 0x22], at: secondSegment)
+        let warned = try coder.decode(Data(bytes), options: .default)
+        #expect(TestBitmaps.isUprightQuadrants(warned.bitmap))
+    }
+
+    @Test func missingScanDataIsBadImageDataEvenWithAnEndMarker() throws {
+        let data = try JPEGFixtures.encode(TestBitmaps.gradient(width: 128, height: 128))
+        let cut = data.prefix(data.count * 2 / 3) + Data([0xFF, 0xD9])
+        #expect(JPEGFixtures.errorCode { try coder.decode(cut, options: .default) } == .badImageData)
     }
 
     @Test func corruptScanDataNeverCrashes() throws {

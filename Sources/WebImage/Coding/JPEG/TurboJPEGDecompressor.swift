@@ -33,8 +33,10 @@ final class TurboJPEGDecompressor {
     /// TurboJPEG cannot read the header.
     func readHeader(_ jpeg: UnsafeBufferPointer<UInt8>) throws -> Info {
         var width: Int32 = 0, height: Int32 = 0, subsampling: Int32 = 0, colorspace: Int32 = 0
-        guard let base = jpeg.baseAddress,
-              tjDecompressHeader3(handle, base, UInt(jpeg.count), &width, &height, &subsampling, &colorspace) == 0 else {
+        guard let base = jpeg.baseAddress else { throw WebImageError.badData("The JPEG data is empty.") }
+        let result = tjDecompressHeader3(handle, base, UInt(jpeg.count), &width, &height, &subsampling, &colorspace)
+        // A warning (such as stray bytes between markers) still yields a usable header.
+        if result != 0 && tjGetErrorCode(handle) != Int32(TJERR_WARNING.rawValue) {
             throw WebImageError.badData("The JPEG header could not be read: \(errorText()).")
         }
         guard width > 0, height > 0 else {
