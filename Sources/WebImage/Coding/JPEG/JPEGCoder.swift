@@ -1,14 +1,41 @@
 import Foundation
 
-/// Placeholder for the JPEG coder (being written).
-public struct JPEGCoder: ImageCoding {
+/// The built-in JPEG coder, on libjpeg-turbo's TurboJPEG API.
+///
+/// Decodes baseline, progressive, grayscale and CMYK/YCCK files, with EXIF orientation applied,
+/// thumbnails and byte budgets served by DCT scaling (decoding at 1/2…1/8 size directly), and
+/// limits checked from the header. Shows partial images while a download is in progress, and
+/// encodes with a quality or a target file size.
+public struct JPEGCoder: ProgressiveImageCoding {
     public init() {}
-    public func canDecode(_ data: Data) -> Bool { false }
-    public func decode(_ data: Data, options: DecodeOptions) throws -> Image {
-        throw WebImageError(.unsupportedFormat, "JPEG decoding is not available yet.")
+
+    /// True when the data starts with a JPEG signature.
+    public func canDecode(_ data: Data) -> Bool {
+        ImageFormat.detect(data) == .jpeg
     }
-    public func canEncode(to format: ImageFormat) -> Bool { false }
+
+    public func decode(_ data: Data, options: DecodeOptions) throws -> Image {
+        try JPEGDecoder.decode(data, options: options)
+    }
+
+    public func canEncode(to format: ImageFormat) -> Bool {
+        format == .jpeg
+    }
+
     public func encode(_ image: Image, as format: ImageFormat, options: EncodeOptions) throws -> Data {
-        throw WebImageError(.unsupportedFormat, "JPEG encoding is not available yet.")
+        guard format == .jpeg else {
+            throw WebImageError(.unsupportedFormat, "The JPEG coder cannot encode \(format.rawValue) images.")
+        }
+        return try JPEGEncoder.encode(image, options: options)
+    }
+
+    /// True for JPEG data: both baseline and progressive files show partial images.
+    public func canDecodeIncrementally(_ data: Data) -> Bool {
+        canDecode(data)
+    }
+
+    /// A decoder for one download, fed the growing buffer.
+    public func makeIncrementalDecoder(options: DecodeOptions) -> any IncrementalImageDecoding {
+        JPEGIncrementalDecoder(options: options)
     }
 }

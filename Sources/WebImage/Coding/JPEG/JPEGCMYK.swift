@@ -1,0 +1,27 @@
+/// Turning CMYK pixels, as TurboJPEG decodes CMYK and YCCK files, into RGBA.
+///
+/// Nearly all CMYK JPEGs come from Adobe software, which stores the ink amounts inverted
+/// (0 = full ink, 255 = none). So each stored channel is already "how much light passes", and the
+/// naive conversion without a colour profile is `R = C × K / 255` (likewise G from M, B from Y).
+enum JPEGCMYK {
+    /// Converts `pixels` (C, M, Y, K per pixel, Adobe-inverted) to opaque RGBA in place.
+    static func convertToRGBA(_ pixels: UnsafeMutableBufferPointer<UInt8>) {
+        var i = 0
+        let count = pixels.count & ~3
+        while i < count {
+            let k = UInt32(pixels[i + 3])
+            pixels[i] = multiply(UInt32(pixels[i]), k)
+            pixels[i + 1] = multiply(UInt32(pixels[i + 1]), k)
+            pixels[i + 2] = multiply(UInt32(pixels[i + 2]), k)
+            pixels[i + 3] = 255
+            i &+= 4
+        }
+    }
+
+    /// `a × b / 255`, rounded, for bytes.
+    @inline(__always)
+    private static func multiply(_ a: UInt32, _ b: UInt32) -> UInt8 {
+        let t = a &* b &+ 128
+        return UInt8(truncatingIfNeeded: (t &+ (t >> 8)) >> 8)
+    }
+}

@@ -1,0 +1,64 @@
+import CTurboJPEG
+import Foundation
+
+/// Decodes JPEG bytes into an ``Image``: header and limit checks first, then a DCT-scaled
+/// TurboJPEG decode straight into the bitmap's memory, then resampling and EXIF orientation.
+enum JPEGDecoder {
+    /// How strictly missing or damaged data is treated.
+    enum Mode {
+        /// The file must be whole: truncated or damaged data throws.
+        case complete
+        /// Data still arriving: whatever decodes is shown, missing parts come out gray.
+        case partial
+    }
+
+    static func decode(_ data: Data, options: DecodeOptions, mode: Mode = .complete) throws -> Image {
+        try data.withUnsafeBytes { raw in
+            try decode(raw.bindMemory(to: UInt8.self), options: options, mode: mode)
+        }
+    }
+
+    static func decode(_ b: UnsafeBufferPointer<UInt8>, options: DecodeOptions, mode: Mode) throws -> Image {
+        guard let header = try JPEGHeader.parse(b) else {
+            throw WebImageError.badData("The JPEG data (\(b.count) bytes) ends inside its header: the file is truncated.")
+        }
+        if mode == .complete, !JPEGMarkers.hasEndOfImage(in: b, after: header.firstScanDataOffset - 2) {
+            throw WebImageError.badData("The JPEG data (\(b.count) bytes) has no end-of-image marker: the file is truncated.")
+        }
+        let decompressor = try TurboJPEGDecompressor()
+        let info = try decompressor.readHeader(b)
+        let plan = try JPEGDecodePlan(source: info.size, orientation: header.orientation, options: options)
+        if mode == .complete { try checkPlausibleLength(b.count, header: header) }
+
+        let format = info.isCMYK ? TJPF_CMYK : TJPF_RGBA
+        let decoded = try Bitmap(width: plan.decodeSize.width, height: plan.decodeSize.height) { buffer in
+            let outcome = try decompressor.decompress(b, into: buffer, size: plan.decodeSize, pixelFormat: format)
+            if mode == .complete, case .warning(let message) = outcome, isDamage(message) {
+                throw WebImageError.badData("The JPEG data is truncated or corrupt: \(message).")
+            }
+            if info.isCMYK { JPEGCMYK.convertToRGBA(buffer) }
+        }
+        let upright = Resampler.resize(decoded, to: plan.outputSize).applying(header.orientation)
+        return Image(bitmap: upright, format: .jpeg, scale: options.scaleFactor, decodeOptions: options,
+                     isPartial: mode == .partial)
+    }
+
+    /// Huffman coding spends at least one bit on every block of a full scan, so a file much
+    /// shorter than one bit per MCU cannot hold its declared size: refuse it before decoding
+    /// (a small file claiming a huge canvas would otherwise decode megapixels of gray).
+    private static func checkPlausibleLength(_ byteCount: Int, header: JPEGHeader) throws {
+        guard !header.isArithmetic else { return }
+        let bits = (byteCount - header.firstScanDataOffset).multipliedReportingOverflow(by: 16)
+        if !bits.overflow, bits.partialValue < header.mcuCount {
+            throw WebImageError.badData("The JPEG data (\(byteCount) bytes) is far too short for its declared size \(header.size): the file is truncated or corrupt.")
+        }
+    }
+
+    /// libjpeg warnings that mean pixels are missing or wrong, as opposed to benign oddities
+    /// such as extraneous bytes between markers or an unknown JFIF version.
+    private static func isDamage(_ message: String) -> Bool {
+        let text = message.lowercased()
+        return text.contains("premature end") || text.contains("bad huffman code")
+            || text.contains("bad arithmetic code") || text.contains("instead of rst")
+    }
+}

@@ -1,0 +1,110 @@
+import CTurboJPEG
+
+/// One TurboJPEG decompressor handle, destroyed with this object. Not shared between threads:
+/// each decode makes its own.
+final class TurboJPEGDecompressor {
+    /// What `tjDecompressHeader3` reports.
+    struct Info {
+        var size: PixelSize
+        var colorspace: Int32
+        /// CMYK and YCCK files cannot be converted to RGB by libjpeg; they decode as CMYK.
+        var isCMYK: Bool { colorspace == Int32(TJCS_CMYK.rawValue) || colorspace == Int32(TJCS_YCCK.rawValue) }
+    }
+
+    /// How a decompression ended when it did not fail outright.
+    enum Outcome {
+        case clean
+        /// libjpeg warned (for example about a premature end); the pixels may be partly gray.
+        case warning(String)
+    }
+
+    private let handle: tjhandle
+
+    init() throws {
+        guard let handle = tjInitDecompress() else {
+            throw WebImageError.badData("Could not create a TurboJPEG decompressor: \(Self.globalError()).")
+        }
+        self.handle = handle
+    }
+
+    deinit { tjDestroy(handle) }
+
+    /// Reads the frame size and colour space; throws ``WebImageError/Code/badImageData`` if
+    /// TurboJPEG cannot read the header.
+    func readHeader(_ jpeg: UnsafeBufferPointer<UInt8>) throws -> Info {
+        var width: Int32 = 0, height: Int32 = 0, subsampling: Int32 = 0, colorspace: Int32 = 0
+        guard let base = jpeg.baseAddress else { throw WebImageError.badData("The JPEG data is empty.") }
+        let result = tjDecompressHeader3(handle, base, UInt(jpeg.count), &width, &height, &subsampling, &colorspace)
+        // A warning (such as stray bytes between markers) still yields a usable header.
+        if result != 0 && tjGetErrorCode(handle) != Int32(TJERR_WARNING.rawValue) {
+            throw WebImageError.badData("The JPEG header could not be read: \(errorText()).")
+        }
+        guard width > 0, height > 0 else {
+            throw WebImageError.badData("The JPEG header declares an empty image (\(width)x\(height)).")
+        }
+        return Info(size: PixelSize(width: Int(width), height: Int(height)), colorspace: colorspace)
+    }
+
+    /// Decodes `jpeg` at `size` (one of the DCT-scaled sizes) into `destination`, 4 bytes per
+    /// pixel in `pixelFormat` (RGBA or CMYK). Throws on a fatal error; warnings are returned.
+    func decompress(_ jpeg: UnsafeBufferPointer<UInt8>, into destination: UnsafeMutableBufferPointer<UInt8>,
+                    size: PixelSize, pixelFormat: TJPF) throws -> Outcome {
+        precondition(destination.count >= size.area * 4, "destination too small for the decode size")
+        guard let source = jpeg.baseAddress, let target = destination.baseAddress else {
+            throw WebImageError.badData("The JPEG data is empty.")
+        }
+        let flags = TJFLAG_LIMITSCANS // refuse progressive files with absurd scan counts
+        let result = tjDecompress2(handle, source, UInt(jpeg.count), target, Int32(size.width),
+                                   Int32(size.width * 4), Int32(size.height), Int32(pixelFormat.rawValue), flags)
+        if result == 0 { return .clean }
+        let message = errorText()
+        if tjGetErrorCode(handle) == Int32(TJERR_WARNING.rawValue) { return .warning(message) }
+        throw WebImageError.badData("The JPEG data is corrupt: \(message).")
+    }
+
+    private func errorText() -> String {
+        guard let text = tjGetErrorStr2(handle) else { return "unknown TurboJPEG error" }
+        return String(cString: text)
+    }
+
+    private static func globalError() -> String {
+        guard let text = tjGetErrorStr2(nil) else { return "unknown TurboJPEG error" }
+        return String(cString: text)
+    }
+}
+
+/// The DCT scaling factors TurboJPEG offers, and the choice of one for a target size.
+enum JPEGScaling {
+    struct Factor: Sendable, Equatable {
+        let num: Int
+        let denom: Int
+        /// TurboJPEG's `TJSCALED`: the dimension scaled and rounded up.
+        func scaled(_ size: PixelSize) -> PixelSize {
+            PixelSize(width: (size.width * num + denom - 1) / denom, height: (size.height * num + denom - 1) / denom)
+        }
+    }
+
+    /// The factors at or below 1, smallest first.
+    static let downscaleFactors: [Factor] = {
+        var count: Int32 = 0
+        guard let list = tjGetScalingFactors(&count), count > 0 else { return [Factor(num: 1, denom: 1)] }
+        let factors = (0..<Int(count)).map { Factor(num: Int(list[$0].num), denom: Int(list[$0].denom)) }
+            .filter { $0.num > 0 && $0.num <= $0.denom }
+            .sorted { $0.num * $1.denom < $1.num * $0.denom }
+        return factors.isEmpty ? [Factor(num: 1, denom: 1)] : factors
+    }()
+
+    /// The smallest factor whose decode of `full` still covers `target` on both sides and stays
+    /// within `maxPixels`; failing that, the largest factor within `maxPixels` (the caller then
+    /// shrinks its target). `nil` when even the smallest factor passes `maxPixels`.
+    static func factor(for full: PixelSize, target: PixelSize, maxPixels: Int) -> Factor? {
+        var largestWithinLimit: Factor?
+        for factor in downscaleFactors {
+            let scaled = factor.scaled(full)
+            guard scaled.area <= maxPixels else { break }
+            if scaled.width >= target.width && scaled.height >= target.height { return factor }
+            largestWithinLimit = factor
+        }
+        return largestWithinLimit
+    }
+}
