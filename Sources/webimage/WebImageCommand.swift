@@ -7,6 +7,6 @@ struct WebImageCommand: AsyncParsableCommand {
         commandName: "webimage",
         abstract: "Download, cache, decode and transform images.",
         version: WebImageVersion.string,
-        subcommands: [DecodeCommand.self, DemoCommand.self]
+        subcommands: [DecodeCommand.self, DemoCommand.self, DiskCacheWorkerCommand.self]
     )
 }
