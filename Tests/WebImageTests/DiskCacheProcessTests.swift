@@ -31,7 +31,7 @@ struct DiskCacheProcessTests {
         let sandbox = DiskCacheSandbox(); defer { sandbox.remove() }
         for round in 0..<3 {
             let (process, output) = try startWorker(root: sandbox.root, [
-                "--writer", "\(round)", "--keys", "4", "--iterations", "0", "--value-size", "\(2_000_000 + round * 1000)",
+                "--writer", "\(round)", "--keys", "4", "--iterations", "0", "--value-size", "\(1_000_000 + round * 1000)",
             ])
             let ready = output.fileHandleForReading.availableData  // blocks until "ready" (or exit)
             #expect(String(decoding: ready, as: UTF8.self).contains("ready"))

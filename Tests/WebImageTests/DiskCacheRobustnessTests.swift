@@ -38,6 +38,21 @@ struct DiskCacheRobustnessTests {
         #expect(!FileManager.default.fileExists(atPath: sidecar))
     }
 
+    /// Values an xattr cannot hold (ext4 caps them near one block) go to a sidecar in automatic mode.
+    @Test func largeExtendedDataFallsBackToSidecar() throws {
+        let sandbox = DiskCacheSandbox(); defer { sandbox.remove() }
+        let cache = sandbox.cache()
+        try cache.setData(diskCacheBytes(10), forKey: "k")
+        let large = diskCacheBytes(200_000, seed: 3)
+        try cache.setExtendedData(large, forKey: "k")
+        #expect(cache.extendedData(forKey: "k") == large)
+        let small = Data("small".utf8)
+        try cache.setExtendedData(small, forKey: "k")  // back in the xattr; the sidecar goes
+        #expect(cache.extendedData(forKey: "k") == small)
+        #expect(!FileManager.default.fileExists(atPath: cache.sidecarPath(forName: DiskCacheFileName.name(forKey: "k"))))
+        #expect(cache.totalCount == 1 && cache.totalSize == 10)
+    }
+
     @Test func orphanedSidecarsAreCleaned() throws {
         let sandbox = DiskCacheSandbox(); defer { sandbox.remove() }
         let cache = sandbox.cache { $0.extendedDataStorage = .sidecarFiles }

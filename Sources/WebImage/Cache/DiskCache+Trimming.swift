@@ -6,7 +6,7 @@ extension DiskCache {
     public func removeExpiredData() {
         state.withLock { state in
             // The one place that always rescans: it also picks up other processes' writes and removes.
-            state.index = scanDirectory()
+            rescan(&state)
             if config.maxDiskAge >= 0 {
                 let cutoff = Date().timeIntervalSince1970 - config.maxDiskAge
                 for name in state.index?.entries.filter({ $0.value.date <= cutoff }).map(\.key) ?? [] {
@@ -15,6 +15,15 @@ extension DiskCache {
             }
             trimToSizeLimit(&state)
         }
+    }
+
+    /// A background trim rescans first when the index is older than this (seconds).
+    static let backgroundRescanAge: TimeInterval = 60
+
+    /// Rebuilds the index from the directory.
+    func rescan(_ state: inout State) {
+        state.index = scanDirectory()
+        state.indexScannedAt = Date().timeIntervalSince1970
     }
 
     /// Lists the directory once and builds an index of its entries: every regular, non-hidden file.
@@ -68,6 +77,8 @@ extension DiskCache {
             guard let self else { return }
             state.withLock { state in
                 state.trimScheduled = false
+                // Pick up other processes' writes now and then; trims are rare, so this scan is too.
+                if Date().timeIntervalSince1970 - state.indexScannedAt > Self.backgroundRescanAge { rescan(&state) }
                 trimToSizeLimit(&state)
             }
         }

@@ -8,6 +8,10 @@ import Synchronization
 /// place, so a crash or a second process never exposes a partial entry. An in-memory index (built by
 /// one scan, then kept current) tracks sizes and access order, and a debounced background trim keeps
 /// the directory under ``DiskCacheConfig/maxDiskSize`` without any manual call.
+///
+/// Several processes may share a directory: each sees the others' entries on reads, and its index
+/// (hence ``totalSize`` and ``totalCount``) catches up at the next rescan — every
+/// ``removeExpiredData()``, and a background trim whose index is over a minute old.
 public final class DiskCache: DiskCaching {
     /// The settings this cache was created with.
     public let config: DiskCacheConfig
@@ -17,6 +21,8 @@ public final class DiskCache: DiskCaching {
     struct State {
         /// nil until first needed, and after the directory was recreated.
         var index: DiskCacheIndex?
+        /// When the index was last rebuilt from the directory (seconds since 1970).
+        var indexScannedAt: Double = 0
         /// The last date handed out; dates are strictly increasing so LRU order has no ties.
         var lastDate: Double = 0
         var trimScheduled = false
@@ -133,7 +139,7 @@ public final class DiskCache: DiskCaching {
 
     /// Runs `body` on the index, scanning the directory first if it is not loaded.
     func withIndex<Result>(_ state: inout State, _ body: (inout DiskCacheIndex) -> Result) -> Result {
-        if state.index == nil { state.index = scanDirectory() }
+        if state.index == nil { rescan(&state) }
         return body(&state.index!)
     }
 
