@@ -9,7 +9,8 @@ struct CallbackQueueTests {
     @Test func invokeRunsInline() {
         let ran = Atomic<Bool>(false)
         CallbackQueue.immediate.execute { ran.store(true, ordering: .relaxed) }
-        #expect(ran.load(ordering: .relaxed))
+        let didRun = ran.load(ordering: .relaxed)
+        #expect(didRun)
     }
 
     @Test func dispatchIsAsynchronous() async {
@@ -19,7 +20,8 @@ struct CallbackQueueTests {
             queue.execute { ran.store(true, ordering: .relaxed); done.resume() }
             // The block cannot have run synchronously inside execute: we return first.
         }
-        #expect(ran.load(ordering: .relaxed))
+        let didRun = ran.load(ordering: .relaxed)
+        #expect(didRun)
     }
 
     @Test func safeExecuteRunsInlineOnItsOwnQueue() async {

@@ -60,7 +60,7 @@ public struct CallbackQueue: Sendable {
 
 /// An identity tag set on a dispatch queue so code can tell it is running there.
 private final class QueueMarker: Sendable {
-    nonisolated(unsafe) static let key = DispatchSpecificKey<QueueMarker>()
+    static let key = DispatchSpecificKey<QueueMarker>()
 
     static func mark(_ queue: DispatchQueue) -> QueueMarker? {
         if queue === DispatchQueue.main { return nil }
