@@ -22,10 +22,11 @@ let package = Package(
         .systemLibrary(name: "CSPNG", pkgConfig: "spng", providers: [.apt(["libspng-dev"])]),
         .systemLibrary(name: "CWebP", pkgConfig: "libwebp", providers: [.apt(["libwebp-dev"])]),
         .systemLibrary(name: "CGIF", providers: [.apt(["libgif-dev"])]),
+        .systemLibrary(name: "CXattr"),
         .target(
             name: "WebImage",
             dependencies: [
-                "CTurboJPEG", "CSPNG", "CWebP", "CGIF",
+                "CTurboJPEG", "CSPNG", "CWebP", "CGIF", "CXattr",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
