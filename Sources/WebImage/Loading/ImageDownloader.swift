@@ -30,11 +30,12 @@ public final class ImageDownloader: ImageLoading {
     /// A downloader with `config`; it owns an HTTP client on the shared event loops.
     public init(config: DownloaderConfig = .default) {
         let timeout = TimeAmount.milliseconds(Int64(config.effectiveTimeout * 1000))
+        // The queue bounds concurrency (and may be raised later), so the pool must not be the bottleneck.
+        let perHost = max(128, config.maxConcurrentDownloads)
         var clientConfig = HTTPClient.Configuration(
             redirectConfiguration: .disallow,
             timeout: .init(connect: timeout, read: timeout),
-            connectionPool: .init(idleTimeout: .seconds(60),
-                                  concurrentHTTP1ConnectionsPerHostSoftLimit: max(8, config.maxConcurrentDownloads)))
+            connectionPool: .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: perHost))
         if config.allowInvalidSSLCertificates {
             clientConfig.tlsConfiguration = .makeClientConfiguration()
             clientConfig.tlsConfiguration?.certificateVerification = .none
