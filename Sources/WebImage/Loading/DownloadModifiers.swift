@@ -2,9 +2,13 @@ import Foundation
 
 /// The request a download is about to send; a request modifier may change any part of it.
 public struct ImageDownloadRequest: Sendable {
+    /// Where to send it; a modifier may point it elsewhere (it must stay http(s)).
     public var url: URL
+    /// The HTTP method, "GET" unless a modifier changes it.
     public var method: String
+    /// The headers, in order: the downloader's defaults, validators, then the modifier's changes.
     public var headers: [HTTPHeaderField]
+    /// A request body, for the rare image endpoint that wants one.
     public var body: Data?
 
     public init(url: URL, method: String = "GET", headers: [HTTPHeaderField] = [], body: Data? = nil) {
@@ -38,8 +42,11 @@ public struct DownloadRequestModifier: Sendable {
 
 /// The part of a response a response modifier sees and may change.
 public struct ImageDownloadResponse: Sendable {
+    /// The URL that answered (after redirects).
     public var url: URL
+    /// The status that validation will see.
     public var statusCode: Int
+    /// The headers that validation and the result will see.
     public var headers: [HTTPHeaderField]
 
     public init(url: URL, statusCode: Int, headers: [HTTPHeaderField]) {

@@ -77,7 +77,9 @@ public struct DownloaderConfig: Sendable {
 
 /// A user name and password for HTTP Basic authentication.
 public struct DownloadCredential: Sendable, Hashable {
+    /// The user name.
     public var user: String
+    /// The password.
     public var password: String
 
     public init(user: String, password: String) {

@@ -46,7 +46,9 @@ public struct HTTPValidators: Sendable, Hashable, Codable {
 
 /// One HTTP header line.
 public struct HTTPHeaderField: Sendable, Hashable {
+    /// The header name as sent (compare case-insensitively).
     public var name: String
+    /// The header value.
     public var value: String
 
     public init(name: String, value: String) {
