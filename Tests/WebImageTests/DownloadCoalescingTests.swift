@@ -85,6 +85,18 @@ struct DownloadCoalescingTests {
         }
     }
 
+    @Test func aCallerAfterCompletionStartsAFreshDownload() async throws {
+        let coder = TestImageCoder()
+        try await withOriginAndDownloader { origin, downloader in
+            origin.setRoute("/seq.img", .data(picture))
+            for _ in 0..<3 {
+                let result = try await downloader.loadImage(origin.url("/seq.img"), context: .testing(coder))
+                #expect(result.image != nil)
+            }
+            #expect(origin.requestCount("/seq.img") == 3)
+        }
+    }
+
     @Test func eachCallerGetsItsOwnThumbnailFromOneDownload() async throws {
         let coder = TestImageCoder()
         try await withOriginAndDownloader { origin, downloader in

@@ -188,6 +188,8 @@ final class DownloadOperation: Sendable {
                 .failure(error, response: response)
             }
             for handler in matching { enqueueCompletion(handler, value) }
+            // Everyone served: a caller arriving from now on starts a fresh download.
+            if state.handlers.isEmpty { state.phase = .finished }
         }
     }
 
