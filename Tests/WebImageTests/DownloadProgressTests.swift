@@ -42,7 +42,7 @@ struct DownloadProgressTests {
 
     @Test func progressiveLoadDeliversPartialImagesBeforeTheFinalOne() async throws {
         try await withOriginAndDownloader { origin, downloader in
-            origin.setRoute("/prog.img", .data(picture, mode: .trickle(chunk: 1024, interval: .milliseconds(30))))
+            origin.setRoute("/prog.img", .data(picture, mode: .trickle(chunk: 512, interval: .milliseconds(100))))
             let recorder = LoadRecorder()
             downloader.requestImage(with: origin.url("/prog.img"), options: .progressiveLoad,
                                     context: .testing(TestImageCoder()), progress: nil, completion: recorder.completion)

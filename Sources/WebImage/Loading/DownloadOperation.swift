@@ -271,7 +271,7 @@ extension DownloadOperation: FetchObserver {
             return true
         }
         guard go else { return }
-        Task.detached(priority: .utility) { [self] in
+        Task.detached { [self] in
             let image = decoder.partialImage(from: buffer)
             state.withLock { state in
                 state.partialDecodeInFlight = false
