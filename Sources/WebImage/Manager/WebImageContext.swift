@@ -19,6 +19,15 @@ public struct WebImageContext: Sendable {
     public var decodeLimits: DecodeLimits?
     /// Free-form values for custom loaders, caches and coders.
     public var userInfo: [String: any Sendable]
+    /// Changes the download request (beats the downloader's); nil from it refuses the download.
+    public var requestModifier: DownloadRequestModifier? = nil
+    /// Changes the download response before validation (beats the downloader's).
+    public var responseModifier: DownloadResponseModifier? = nil
+    /// Transforms downloaded bytes before decoding (beats the downloader's); turns off progressive.
+    public var decryptor: DownloadDecryptor? = nil
+    /// Validators of a cached copy: the downloader sends If-None-Match / If-Modified-Since and
+    /// reports 304 as ``WebImageError/Code/cacheNotModified`` with the response's new validators.
+    public var validators: HTTPValidators? = nil
 
     public init(imageCoder: (any ImageCoding)? = nil, thumbnailPixelSize: PixelSize? = nil,
                 preserveAspectRatio: Bool? = nil, scaleFactor: Double? = nil,

@@ -1,0 +1,79 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+
+/// Turns what the HTTP client and SwiftNIO throw into ``WebImageError`` with the URL attached.
+enum DownloadErrorMapping {
+    /// The ``WebImageError`` for `error`, thrown while downloading `url`.
+    static func map(_ error: any Error, url: URL, timeout: TimeInterval) -> WebImageError {
+        if var error = error as? WebImageError {
+            if error.url == nil { error.url = url }
+            return error
+        }
+        if error is CancellationError {
+            return WebImageError(.cancelled, "The download was cancelled.", url: url)
+        }
+        if let client = error as? HTTPClientError {
+            return map(client, url: url, timeout: timeout)
+        }
+        if let channel = error as? ChannelError {
+            switch channel {
+            case .connectTimeout:
+                return timedOut(url, timeout, phase: "connecting", underlying: error)
+            default:
+                return WebImageError(.connectionFailed, "The connection failed: \(channel).", url: url, underlying: error)
+            }
+        }
+        if error is IOError {
+            return WebImageError(.connectionFailed, "The connection failed: \(error).", url: url, underlying: error)
+        }
+        let typeName = String(reflecting: type(of: error))
+        if typeName.contains("NIOSSL") || typeName.contains("TLS") || typeName.contains("Certificate") {
+            return WebImageError(.tlsFailure, "The TLS handshake or certificate check failed: \(error).",
+                                 url: url, underlying: error)
+        }
+        if typeName.contains("NIOConnectionError") {
+            let text = String(describing: error)
+            let dns = text.contains("dnsAError: Optional") || text.contains("dnsAAAAError: Optional")
+            let message = dns ? "The host name could not be resolved." : "The server could not be reached."
+            return WebImageError(.connectionFailed, "\(message) (\(text))", url: url, underlying: error)
+        }
+        if typeName.contains("HTTPParserError") {
+            return WebImageError(.connectionFailed, "The server sent a malformed or truncated response: \(error).",
+                                 url: url, underlying: error)
+        }
+        return WebImageError(.connectionFailed, "The download failed: \(error).", url: url, underlying: error)
+    }
+
+    private static func map(_ error: HTTPClientError, url: URL, timeout: TimeInterval) -> WebImageError {
+        switch error {
+        case .connectTimeout, .tlsHandshakeTimeout, .getConnectionFromPoolTimeout:
+            return timedOut(url, timeout, phase: "connecting", underlying: error)
+        case .readTimeout:
+            return timedOut(url, timeout, phase: "waiting for data", underlying: error)
+        case .deadlineExceeded, .writeTimeout:
+            return timedOut(url, timeout, phase: "sending the request", underlying: error)
+        case .cancelled:
+            return WebImageError(.cancelled, "The download was cancelled.", url: url, underlying: error)
+        case .remoteConnectionClosed:
+            return WebImageError(.connectionFailed, "The server closed the connection before the response was complete.",
+                                 url: url, underlying: error)
+        case .alreadyShutdown:
+            return WebImageError(.invalidDownloadOperation, "The downloader has been shut down.", url: url,
+                                 underlying: error)
+        case .invalidURL, .emptyHost, .emptyScheme:
+            return WebImageError(.invalidURL, "The URL cannot be requested: \(error).", url: url, underlying: error)
+        default:
+            if String(describing: error).contains("unsupportedScheme") {
+                return WebImageError(.invalidURL, "The URL's scheme is not HTTP(S).", url: url, underlying: error)
+            }
+            return WebImageError(.connectionFailed, "The download failed: \(error).", url: url, underlying: error)
+        }
+    }
+
+    private static func timedOut(_ url: URL, _ timeout: TimeInterval, phase: String,
+                                 underlying: any Error) -> WebImageError {
+        WebImageError(.timedOut, "No progress for \(timeout) s while \(phase); the server is slow or unreachable.",
+                      url: url, underlying: underlying)
+    }
+}

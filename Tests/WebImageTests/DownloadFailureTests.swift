@@ -1,0 +1,216 @@
+import Foundation
+import Testing
+@testable import WebImage
+
+@Suite("Download failures: timeouts, broken connections, limits, redirects")
+struct DownloadFailureTests {
+    let coder = TestImageCoder()
+    let picture = TestImageCoder.encode(width: 16, height: 16)
+
+    private func expectError(_ downloader: ImageDownloader, _ url: URL,
+                             context: WebImageContext? = nil) async -> WebImageError? {
+        await #expect(throws: WebImageError.self) {
+            try await downloader.loadImage(url, context: context ?? .testing(coder))
+        }
+    }
+
+    private static func quickTimeout() -> DownloaderConfig {
+        var config = DownloaderConfig()
+        config.downloadTimeout = 1
+        return config
+    }
+
+    @Test func slowResponseHeadTimesOut() async throws {
+        try await withOriginAndDownloader(Self.quickTimeout()) { origin, downloader in
+            origin.setRoute("/slow.img", .data(picture, delay: .seconds(30)))
+            let clock = ContinuousClock(), start = clock.now
+            let error = await expectError(downloader, origin.url("/slow.img"))
+            #expect(error?.code == .timedOut)
+            #expect(clock.now - start < .seconds(6))
+            #expect(!downloader.shouldBlockFailedURL(origin.url("/slow.img"), error: error!))
+        }
+    }
+
+    @Test func stalledBodyTimesOut() async throws {
+        try await withOriginAndDownloader(Self.quickTimeout()) { origin, downloader in
+            origin.setRoute("/stall.img", .data(picture, mode: .stallAfter(100)))
+            let clock = ContinuousClock(), start = clock.now
+            let error = await expectError(downloader, origin.url("/stall.img"))
+            #expect(error?.code == .timedOut)
+            #expect(clock.now - start < .seconds(6))
+        }
+    }
+
+    @Test func slowTrickleWithinTheTimeoutSucceeds() async throws {
+        try await withOriginAndDownloader(Self.quickTimeout()) { origin, downloader in
+            origin.setRoute("/trickle.img", .data(picture, mode: .trickle(chunk: 256, interval: .milliseconds(40))))
+            let result = try await downloader.loadImage(origin.url("/trickle.img"), context: .testing(coder))
+            #expect(result.image?.pixelSize == PixelSize(width: 16, height: 16))
+        }
+    }
+
+    @Test func truncatedBodyIsAConnectionFailure() async throws {
+        try await withOriginAndDownloader { origin, downloader in
+            origin.setRoute("/cut.img", .data(picture, mode: .closeAfter(200)))
+            let error = await expectError(downloader, origin.url("/cut.img"))
+            #expect(error?.code == .connectionFailed)
+            #expect(!downloader.shouldBlockFailedURL(origin.url("/cut.img"), error: error!))
+        }
+    }
+
+    @Test func hangUpWithoutResponseIsAConnectionFailure() async throws {
+        try await withOriginAndDownloader { origin, downloader in
+            origin.setRoute("/reset.img", .hangUp)
+            let error = await expectError(downloader, origin.url("/reset.img"))
+            #expect(error?.code == .connectionFailed)
+        }
+    }
+
+    @Test func refusedConnectionIsAConnectionFailure() async throws {
+        let closed = try await TestOrigin.start()
+        let url = closed.url("/nobody.img")
+        await closed.stop()
+        // The HTTP client retries a refused connection until the connect timeout, so keep it short.
+        try await withDownloader(Self.quickTimeout()) { downloader in
+            let error = await expectError(downloader, url)
+            #expect(error?.code == .connectionFailed)
+            #expect(error?.url == url)
+        }
+    }
+
+    @Test func sizeLimitTripsFromContentLength() async throws {
+        var config = DownloaderConfig()
+        config.maximumResponseSize = 500
+        try await withOriginAndDownloader(config) { origin, downloader in
+            origin.setRoute("/big.img", .data(picture))
+            let error = await expectError(downloader, origin.url("/big.img"))
+            #expect(error?.code == .responseTooLarge)
+            #expect(error?.message.contains("declares") == true)
+        }
+    }
+
+    @Test func sizeLimitTripsWhileStreamingAChunkedBody() async throws {
+        var config = DownloaderConfig()
+        config.maximumResponseSize = 500
+        try await withOriginAndDownloader(config) { origin, downloader in
+            origin.setRoute("/chunked.img", .data(picture, mode: .chunked(128)))
+            let error = await expectError(downloader, origin.url("/chunked.img"))
+            #expect(error?.code == .responseTooLarge)
+            #expect(error?.message.contains("streaming") == true)
+        }
+    }
+
+    @Test func chunkedBodyWithinTheLimitDecodes() async throws {
+        try await withOriginAndDownloader { origin, downloader in
+            origin.setRoute("/chunked.img", .data(picture, mode: .chunked(100)))
+            let result = try await downloader.loadImage(origin.url("/chunked.img"), context: .testing(coder))
+            #expect(result.image != nil)
+            #expect(result.response?.expectedContentLength == nil)
+        }
+    }
+
+    @Test func redirectChainIsFollowed() async throws {
+        try await withOriginAndDownloader { origin, downloader in
+            origin.setRoute("/r1", .redirect(to: "/r2", status: 301))
+            origin.setRoute("/r2", .redirect(to: origin.url("/r3").absoluteString, status: 307))
+            origin.setRoute("/r3", .redirect(to: "final.img", status: 303))
+            origin.setRoute("/final.img", .data(picture))
+            let recorder = LoadRecorder()
+            let token = try #require(downloader.requestImage(with: origin.url("/r1"), options: [],
+                                                             context: .testing(coder), progress: nil,
+                                                             completion: recorder.completion) as? ImageDownloadToken)
+            #expect(await waitUntil { !recorder.finals.isEmpty })
+            #expect(recorder.finals.first?.image != nil)
+            #expect(recorder.finals.first?.response?.url == origin.url("/final.img"))
+            #expect(token.metrics.redirectCount == 3)
+        }
+    }
+
+    @Test func redirectLoopAndTooManyRedirectsFail() async throws {
+        var config = DownloaderConfig()
+        config.maximumRedirects = 3
+        try await withOriginAndDownloader(config) { origin, downloader in
+            origin.setRoute("/loop-a", .redirect(to: "/loop-b"))
+            origin.setRoute("/loop-b", .redirect(to: "/loop-a"))
+            let loop = await expectError(downloader, origin.url("/loop-a"))
+            #expect(loop?.code == .tooManyRedirects)
+            for index in 0..<5 { origin.setRoute("/hop\(index)", .redirect(to: "/hop\(index + 1)")) }
+            let chain = await expectError(downloader, origin.url("/hop0"))
+            #expect(chain?.code == .tooManyRedirects)
+            #expect(origin.requestCount("/hop3") == 1 && origin.requestCount("/hop4") == 0)
+            #expect(!downloader.shouldBlockFailedURL(origin.url("/hop0"), error: chain!))
+        }
+    }
+
+    @Test func authorizationAndCookieNeverCrossOrigins() async throws {
+        try await withTestOrigin { other in
+            try await withOriginAndDownloader { origin, downloader in
+                other.setRoute("/elsewhere.img", .data(picture))
+                origin.setRoute("/same.img", .data(picture))
+                origin.setRoute("/to-same", .redirect(to: "/same.img"))
+                origin.setRoute("/to-other", .redirect(to: other.url("/elsewhere.img").absoluteString))
+                var context = WebImageContext.testing(coder)
+                context.requestModifier = DownloadRequestModifier(headers: ["Authorization": "Bearer secret",
+                                                                            "Cookie": "id=1", "X-Trace": "t"])
+                _ = try await downloader.loadImage(origin.url("/to-same"), context: context)
+                let same = try #require(origin.requests("/same.img").first)
+                #expect(same.header("Authorization") == "Bearer secret")
+                #expect(same.header("Cookie") == "id=1")
+                _ = try await downloader.loadImage(origin.url("/to-other"), context: context)
+                let elsewhere = try #require(other.requests("/elsewhere.img").first)
+                #expect(elsewhere.header("Authorization") == nil)
+                #expect(elsewhere.header("Cookie") == nil)
+                #expect(elsewhere.header("X-Trace") == "t")
+            }
+        }
+    }
+
+    @Test func basicCredentialIsNotSentToAnotherOriginAfterRedirect() async throws {
+        var config = DownloaderConfig()
+        config.credential = DownloadCredential(user: "u", password: "p")
+        try await withTestOrigin { other in
+            try await withOriginAndDownloader(config) { origin, downloader in
+                var guarded = TestOriginRoute.redirect(to: other.url("/open.img").absoluteString)
+                guarded.basicAuth = ("u", "p")
+                origin.setRoute("/guarded", guarded)
+                other.setRoute("/open.img", .data(picture))
+                let result = try await downloader.loadImage(origin.url("/guarded"), context: .testing(coder))
+                #expect(result.image != nil)
+                #expect(origin.requests("/guarded").last?.header("Authorization") != nil)
+                #expect(other.requests("/open.img").first?.header("Authorization") == nil)
+            }
+        }
+    }
+
+    @Test func validatorsAreSentAnd304IsCacheNotModified() async throws {
+        try await withOriginAndDownloader { origin, downloader in
+            var route = TestOriginRoute.data(picture)
+            route.etag = "\"v2\""
+            route.lastModified = "Wed, 21 Oct 2015 07:28:00 GMT"
+            origin.setRoute("/cond.img", route)
+            let fresh = try await downloader.loadImage(origin.url("/cond.img"), context: .testing(coder))
+            let validators = try #require(fresh.response?.validators)
+            #expect(validators == HTTPValidators(etag: "\"v2\"", lastModified: "Wed, 21 Oct 2015 07:28:00 GMT"))
+
+            var context = WebImageContext.testing(coder)
+            context.validators = HTTPValidators(etag: "\"v2\"")
+            let recorder = LoadRecorder()
+            downloader.requestImage(with: origin.url("/cond.img"), options: [], context: context, progress: nil,
+                                    completion: recorder.completion)
+            #expect(await waitUntil { !recorder.finals.isEmpty })
+            let result = recorder.finals[0]
+            #expect(result.error?.code == .cacheNotModified)
+            #expect(result.response?.statusCode == 304)
+            #expect(result.response?.validators.etag == "\"v2\"")
+            #expect(origin.requests("/cond.img").last?.header("If-None-Match") == "\"v2\"")
+            #expect(!downloader.shouldBlockFailedURL(origin.url("/cond.img"), error: result.error!))
+
+            context.validators = HTTPValidators(lastModified: "Wed, 21 Oct 2015 07:28:00 GMT")
+            let byDate = await expectError(downloader, origin.url("/cond.img"), context: context)
+            #expect(byDate?.code == .cacheNotModified)
+            context.validators = HTTPValidators(etag: "\"v1\"")
+            let changed = try await downloader.loadImage(origin.url("/cond.img"), context: context)
+            #expect(changed.image != nil)
+        }
+    }
+}
