@@ -40,6 +40,7 @@ let package = Package(
             dependencies: [
                 "WebImage",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]
         ),
         .testTarget(

@@ -7,7 +7,7 @@ struct WebImageCommand: AsyncParsableCommand {
         commandName: "webimage",
         abstract: "Download, cache, decode and transform images.",
         version: WebImageVersion.string,
-        subcommands: [DecodeCommand.self, DecodeBenchCommand.self, DemoCommand.self,
+        subcommands: [DecodeCommand.self, BenchCommand.self, DecodeBenchCommand.self, DemoCommand.self,
                       DiskCacheWorkerCommand.self]
     )
 }

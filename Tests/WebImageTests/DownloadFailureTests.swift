@@ -70,11 +70,13 @@ struct DownloadFailureTests {
         let closed = try await TestOrigin.start()
         let url = closed.url("/nobody.img")
         await closed.stop()
-        // The HTTP client retries a refused connection until the connect timeout, so keep it short.
-        try await withDownloader(Self.quickTimeout()) { downloader in
+        // With the default 15 s timeout, a refused connection must fail at once, not retry until then.
+        try await withDownloader(DownloaderConfig()) { downloader in
+            let start = ContinuousClock.now
             let error = await expectError(downloader, url)
             #expect(error?.code == .connectionFailed)
             #expect(error?.url == url)
+            #expect(ContinuousClock.now - start < .seconds(10))
         }
     }
 

@@ -40,6 +40,10 @@ public struct DownloaderConfig: Sendable {
     public var maximumResponseSize = DownloaderConfig.defaultMaximumResponseSize
     /// Redirects followed before ``WebImageError/Code/tooManyRedirects`` (default 10).
     public var maximumRedirects = 10
+    /// Keep retrying a connection that could not be made (refused, unreachable) with backoff until
+    /// the timeout, instead of failing at once. Off by default: a refused connection fails in
+    /// milliseconds with `connectionFailed`, as URLSession does.
+    public var retriesFailedConnections = false
     /// Applied to every request unless the context has its own.
     public var requestModifier: DownloadRequestModifier?
     /// Applied to every response unless the context has its own.

@@ -36,6 +36,7 @@ public final class ImageDownloader: ImageLoading {
             redirectConfiguration: .disallow,
             timeout: .init(connect: timeout, read: timeout),
             connectionPool: .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: perHost))
+        clientConfig.connectionPool.retryConnectionEstablishment = config.retriesFailedConnections
         if config.allowInvalidSSLCertificates {
             clientConfig.tlsConfiguration = .makeClientConfiguration()
             clientConfig.tlsConfiguration?.certificateVerification = .none

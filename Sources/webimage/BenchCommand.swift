@@ -1,0 +1,84 @@
+import ArgumentParser
+import AsyncHTTPClient
+import Foundation
+import WebImage
+
+/// `webimage bench`: the shared harness's subject contract — load one image set through the
+/// library in a given mode and print one JSON line (see Benchmarks/README.md).
+struct BenchCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bench",
+        abstract: "Load an image set from a bench origin (cold, warm-disk or warm-memory) and print one JSON line."
+    )
+
+    enum Mode: String, ExpressibleByArgument, CaseIterable {
+        case cold, warmDisk = "warm-disk", warmMemory = "warm-memory"
+    }
+
+    @Option(help: "Origin base URL (serves manifest.json and the set's files).")
+    var base: String
+    @Option(help: "Image set name from the manifest, e.g. jpeg-medium.")
+    var set: String
+    @Option(help: "cold, warm-disk or warm-memory.")
+    var mode: Mode
+    @Option(help: "Loads in flight at once.")
+    var concurrency = 6
+    @Option(help: "Disk cache directory.")
+    var cacheDir: String
+    @Option(help: "Decode to fit NxN (0 = full size).")
+    var thumbnail = 0
+    @Option(help: "Name reported in the JSON line.")
+    var name = "webimage"
+
+    func validate() throws {
+        guard URL(string: base)?.scheme != nil else { throw ValidationError("--base must be a URL, got '\(base)'.") }
+        guard concurrency >= 1 else { throw ValidationError("--concurrency must be at least 1.") }
+        guard thumbnail >= 0 else { throw ValidationError("--thumbnail must be 0 or more.") }
+    }
+
+    func run() async throws {
+        let urls = try await BenchManifest.urls(base: base, set: set)
+        var config = DownloaderConfig()
+        config.maxConcurrentDownloads = concurrency
+        let pipeline = BenchPipeline(downloader: ImageDownloader(config: config),
+                                     cacheDirectory: URL(fileURLWithPath: cacheDir),
+                                     thumbnail: thumbnail, concurrency: concurrency)
+        defer { Task { try? await pipeline.downloader.shutdown() } }
+        let seconds: Double
+        switch mode {
+        case .cold:
+            pipeline.clearDisk()
+            seconds = try await pipeline.timed { try await pipeline.loadFromNetwork(urls) }
+        case .warmDisk:
+            seconds = try await pipeline.timed { try await pipeline.loadFromDisk(urls) }
+        case .warmMemory:
+            pipeline.clearDisk()
+            try await pipeline.loadFromNetwork(urls)
+            seconds = try await pipeline.timed { try pipeline.loadFromMemory(urls) }
+        }
+        try await pipeline.downloader.shutdown()
+        var line = JSONLine()
+        line.add("peer", name); line.add("set", set); line.add("mode", mode.rawValue)
+        line.add("images", urls.count); line.add("seconds", seconds)
+        line.add("images_per_s", Double(urls.count) / seconds)
+        line.add("peak_rss_mb", BenchPipeline.peakRSSMegabytes())
+        line.add("concurrency", concurrency); line.add("thumbnail", thumbnail)
+        print(line.text)
+    }
+}
+
+/// Reads the bench origin's manifest and lists one set's image URLs in manifest order.
+enum BenchManifest {
+    static func urls(base: String, set: String) async throws -> [URL] {
+        let root = base.hasSuffix("/") ? String(base.dropLast()) : base
+        let response = try await HTTPClient.shared.get(url: root + "/manifest.json").get()
+        guard response.status == .ok, let body = response.body else {
+            throw ValidationError("Cannot read \(root)/manifest.json (HTTP \(response.status.code)).")
+        }
+        struct Manifest: Decodable { struct File: Decodable { let path: String; let set: String }; let files: [File] }
+        let manifest = try JSONDecoder().decode(Manifest.self, from: Data(buffer: body))
+        let urls = manifest.files.filter { $0.set == set }.compactMap { URL(string: root + "/" + $0.path) }
+        guard !urls.isEmpty else { throw ValidationError("The manifest has no files in set '\(set)'.") }
+        return urls
+    }
+}

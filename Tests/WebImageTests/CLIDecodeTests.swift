@@ -1,0 +1,62 @@
+import Foundation
+import Testing
+@testable import WebImage
+
+@Suite("CLI decode")
+struct CLIDecodeTests {
+    /// Runs the built `webimage` with `arguments`; returns its exit status and stdout lines.
+    func run(_ arguments: [String]) throws -> (status: Int32, lines: [String]) {
+        let process = Process()
+        process.executableURL = try #require(webimageExecutable(), "build the webimage executable first")
+        process.arguments = arguments
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let lines = String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
+        return (process.terminationStatus, lines)
+    }
+
+    func object(_ line: String) throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+    }
+
+    @Test func jsonLinePerFileAndExitStatus() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("webimage-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let png = dir.appendingPathComponent("a.png")
+        try CodersManager.shared.encode(Image(bitmap: TestBitmaps.gradient(width: 40, height: 30, alpha: true)),
+                                        as: .png, options: .default).write(to: png)
+        let frames = (0..<3).map { ImageFrame(bitmap: TestBitmaps.quadrants(width: 16, height: 16), duration: 0.2) }
+        let gif = dir.appendingPathComponent("b.gif")
+        try CodersManager.shared.encode(Image(frames: frames, loopCount: 0), as: .gif, options: .default).write(to: gif)
+        let bad = dir.appendingPathComponent("c.bin")
+        try Data("not an image at all".utf8).write(to: bad)
+
+        let all = try run(["decode", png.path, gif.path, bad.path, "--json"])
+        #expect(all.status == 1)
+        #expect(all.lines.count == 3)
+        let first = try object(all.lines[0])
+        #expect(first["ok"] as? Bool == true)
+        #expect(first["format"] as? String == "png")
+        #expect(first["width"] as? Int == 40 && first["height"] as? Int == 30)
+        #expect(first["frames"] as? Int == 1)
+        let second = try object(all.lines[1])
+        #expect(second["format"] as? String == "gif")
+        #expect(second["frames"] as? Int == 3)
+        #expect(second["loopCount"] as? Int == 0)
+        let third = try object(all.lines[2])
+        #expect(third["ok"] as? Bool == false)
+        let error = try #require(third["error"] as? [String: Any])
+        #expect(error["code"] as? Int == 1001)
+        #expect(error["name"] as? String == "badImageData")
+
+        let good = try run(["decode", png.path, "--json", "--thumbnail", "20x20"])
+        #expect(good.status == 0)
+        let thumb = try object(try #require(good.lines.first))
+        #expect(thumb["width"] as? Int == 20 && thumb["height"] as? Int == 15)
+    }
+}
