@@ -238,4 +238,22 @@ struct ImageCacheTests {
         #expect(harness.cache.imageFromCache(forKey: key) === fromDisk)
         #expect(harness.cache.imageFromCache(forKey: nil) == nil)
     }
+
+    @Test func configLimitsReachTheCaches() {
+        let harness = ImageCacheHarness { config in
+            config.maxMemoryCount = 5
+            config.maxMemoryCost = 10_000
+            config.shouldUseWeakMemoryCache = true
+            config.maxDiskSize = 1234
+            config.diskCacheExpireType = .modificationDate
+        }
+        defer { harness.remove() }
+        #expect(harness.cache.memoryCache.countLimit == 5)
+        #expect(harness.cache.memoryCache.costLimit == 10_000)
+        #expect(harness.cache.memoryCache.usesWeakCache)
+        let disk = harness.cache.diskCache as? DiskCache
+        #expect(disk?.config.maxDiskSize == 1234)
+        #expect(disk?.config.expireType == .modificationDate)
+        #expect(disk?.directoryPath == harness.cache.diskCachePath)
+    }
 }
