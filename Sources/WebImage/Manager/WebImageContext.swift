@@ -7,6 +7,29 @@ import Foundation
 public struct WebImageContext: Sendable {
     /// The exact coder to decode (and, in the cache, encode) with, instead of `CodersManager.shared`.
     public var imageCoder: (any ImageCoding)?
+    // MARK: Cache entries
+    /// Where to look the image up (default ``ImageCacheType/all``); ``ImageCacheType/none`` skips the query.
+    public var queryCacheType: ImageCacheType? = nil
+    /// Where to store the final image (default ``ImageCacheType/all``). Also decides whether a disk
+    /// hit is promoted into memory: only when this includes memory.
+    public var storeCacheType: ImageCacheType? = nil
+    /// Where to look the original up when a derived (thumbnail or transformed) key misses
+    /// (default ``ImageCacheType/disk``; ``ImageCacheType/none`` skips it).
+    public var originalQueryCacheType: ImageCacheType? = nil
+    /// Where to store the original image of a derived one (default ``ImageCacheType/disk``).
+    public var originalStoreCacheType: ImageCacheType? = nil
+    /// The cache for this request instead of the manager's.
+    public var imageCache: (any ImageCaching)? = nil
+    /// The cache for originals of derived images (default: ``imageCache``, then the manager's).
+    public var originalImageCache: (any ImageCaching)? = nil
+    /// Turns the URL into the cache key instead of the manager's filter.
+    public var cacheKeyFilter: CacheKeyFilter? = nil
+    /// Chooses the bytes stored on disk instead of the manager's serializer.
+    public var cacheSerializer: ImageCacheSerializer? = nil
+    /// How the cache encodes an image stored without data (default ``EncodeOptions/default``).
+    public var imageEncodeOptions: EncodeOptions? = nil
+    /// Where this request's completions run (default: the component's, ``CallbackQueue/shared``).
+    public var callbackQueue: CallbackQueue? = nil
     /// Decode to fit this box; also part of the cache key (a thumbnail is cached under its own key).
     public var thumbnailPixelSize: PixelSize?
     /// With a thumbnail size: keep the aspect ratio (default true).
@@ -32,7 +55,12 @@ public struct WebImageContext: Sendable {
     public init(imageCoder: (any ImageCoding)? = nil, thumbnailPixelSize: PixelSize? = nil,
                 preserveAspectRatio: Bool? = nil, scaleFactor: Double? = nil,
                 scaleDownLimitBytes: Int? = nil, decodeLimits: DecodeLimits? = nil,
-                userInfo: [String: any Sendable] = [:]) {
+                userInfo: [String: any Sendable] = [:],
+                queryCacheType: ImageCacheType? = nil, storeCacheType: ImageCacheType? = nil,
+                originalQueryCacheType: ImageCacheType? = nil, originalStoreCacheType: ImageCacheType? = nil,
+                imageCache: (any ImageCaching)? = nil, originalImageCache: (any ImageCaching)? = nil,
+                cacheKeyFilter: CacheKeyFilter? = nil, cacheSerializer: ImageCacheSerializer? = nil,
+                imageEncodeOptions: EncodeOptions? = nil, callbackQueue: CallbackQueue? = nil) {
         self.imageCoder = imageCoder
         self.thumbnailPixelSize = thumbnailPixelSize
         self.preserveAspectRatio = preserveAspectRatio
@@ -40,6 +68,16 @@ public struct WebImageContext: Sendable {
         self.scaleDownLimitBytes = scaleDownLimitBytes
         self.decodeLimits = decodeLimits
         self.userInfo = userInfo
+        self.queryCacheType = queryCacheType
+        self.storeCacheType = storeCacheType
+        self.originalQueryCacheType = originalQueryCacheType
+        self.originalStoreCacheType = originalStoreCacheType
+        self.imageCache = imageCache
+        self.originalImageCache = originalImageCache
+        self.cacheKeyFilter = cacheKeyFilter
+        self.cacheSerializer = cacheSerializer
+        self.imageEncodeOptions = imageEncodeOptions
+        self.callbackQueue = callbackQueue
     }
 
     /// An empty context: every default.
