@@ -76,7 +76,7 @@ enum BenchManifest {
             throw ValidationError("Cannot read \(root)/manifest.json (HTTP \(response.status.code)).")
         }
         struct Manifest: Decodable { struct File: Decodable { let path: String; let set: String }; let files: [File] }
-        let manifest = try JSONDecoder().decode(Manifest.self, from: Data(buffer: body))
+        let manifest = try JSONDecoder().decode(Manifest.self, from: Data(body.readableBytesView))
         let urls = manifest.files.filter { $0.set == set }.compactMap { URL(string: root + "/" + $0.path) }
         guard !urls.isEmpty else { throw ValidationError("The manifest has no files in set '\(set)'.") }
         return urls

@@ -7,7 +7,7 @@ struct CLIDecodeTests {
     /// Runs the built `webimage` with `arguments`; returns its exit status and stdout lines.
     func run(_ arguments: [String]) throws -> (status: Int32, lines: [String]) {
         let process = Process()
-        process.executableURL = try #require(webimageExecutable(), "build the webimage executable first")
+        process.executableURL = webimageExecutable()
         process.arguments = arguments
         let output = Pipe()
         process.standardOutput = output
@@ -30,7 +30,7 @@ struct CLIDecodeTests {
         let png = dir.appendingPathComponent("a.png")
         try CodersManager.shared.encode(Image(bitmap: TestBitmaps.gradient(width: 40, height: 30, alpha: true)),
                                         as: .png, options: .default).write(to: png)
-        let frames = (0..<3).map { ImageFrame(bitmap: TestBitmaps.quadrants(width: 16, height: 16), duration: 0.2) }
+        let frames = (0..<3).map { _ in ImageFrame(bitmap: TestBitmaps.quadrants(width: 16, height: 16), duration: 0.2) }
         let gif = dir.appendingPathComponent("b.gif")
         try CodersManager.shared.encode(Image(frames: frames, loopCount: 0), as: .gif, options: .default).write(to: gif)
         let bad = dir.appendingPathComponent("c.bin")

@@ -47,16 +47,6 @@ func diskCacheBytes(_ count: Int, seed: UInt8 = 1) -> Data {
     Data((0..<count).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ Int(seed)) })
 }
 
-/// Waits (polling) until `condition` holds or `seconds` pass; returns whether it held.
-func waitUntil(seconds: Double = 20, _ condition: () -> Bool) async -> Bool {
-    let deadline = Date().addingTimeInterval(seconds)
-    while Date() < deadline {
-        if condition() { return true }
-        try? await Task.sleep(for: .milliseconds(20))
-    }
-    return condition()
-}
-
 /// The self-checking values `webimage disk-cache-worker` writes (a copy of its `WorkerValue`).
 enum WorkerValue {
     static func isValid(_ data: Data) -> Bool {

@@ -113,7 +113,7 @@ final class LoadRecorder: Sendable {
 
 /// Polls `condition` every 10 ms until it holds or `timeout` passes; returns whether it held.
 @discardableResult
-func waitUntil(timeout: Duration = .seconds(20), _ condition: @Sendable () -> Bool) async -> Bool {
+func waitUntil(timeout: Duration = .seconds(20), _ condition: () -> Bool) async -> Bool {
     let clock = ContinuousClock()
     let deadline = clock.now + timeout
     while clock.now < deadline {
