@@ -54,7 +54,7 @@ build_codec_target() {
 build_filename_target() {
   echo "fuzz: building fuzz-filename (SwiftPM package Fuzz/FileName)" >&2
   "$SWIFT" build --package-path Fuzz/FileName -c debug \
-    -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library
+    -Xswiftc -sanitize=fuzzer,address
   cp "$(${SWIFT} build --package-path Fuzz/FileName -c debug --show-bin-path)/FuzzFileName" "$OUT/fuzz-filename"
 }
 

@@ -2,7 +2,7 @@
 /// 32 lowercase hex digits (the MD5 of the key, equal to the legacy name), optionally followed by
 /// `.` and 1 to 222 ASCII letters or digits — so it can never hold a `/`, be `.` or `..`, or pass
 /// NAME_MAX; and the name is a function of the key.
-@_cdecl("LLVMFuzzerTestOneInput")
+@_cdecl("LLVMFuzzerTestOneInput") // main.swift also hands it to the driver (through a closure)
 public func fuzzFileName(_ bytes: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     let key = String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
     let name = DiskCacheFileName.name(forKey: key)
