@@ -48,9 +48,10 @@ public func fuzzIncremental(_ bytes: UnsafePointer<UInt8>?, _ count: Int) -> CIn
     return 0
 }
 
-/// A partial image is well-formed like a final one (its size may exceed a thumbnail box only
-/// where a decoder shows stored rows before resizing, so only the limits are checked).
+/// A partial image is marked partial and well-formed like a final one (its size may exceed a
+/// thumbnail box where a decoder shows stored rows before resizing, so only the limits are checked).
 private func checkPartialImage(_ image: Image, options: DecodeOptions, formats: Set<ImageFormat>) {
+    require(image.isPartial, "an image shown before the data finished is not marked partial")
     var relaxed = options
     relaxed.thumbnailPixelSize = nil
     relaxed.scaleDownLimitBytes = nil
