@@ -2,7 +2,7 @@
 SWIFT ?= swift
 RELEASE_BIN = .build/release/webimage
 
-.PHONY: install-deps build release test demo bench bench-quick bench-micro clean
+.PHONY: install-deps build release test demo bench bench-quick bench-micro fuzz fuzz-build clean
 
 install-deps:
 	@scripts/install-deps
@@ -29,6 +29,16 @@ bench-quick: release
 # Micro benchmarks (ordo-one/package-benchmark) in Benchmarks/'s own package.
 bench-micro: install-deps
 	cd Benchmarks && $(SWIFT) package --allow-writing-to-package-directory benchmark
+
+# libFuzzer targets for the codecs, format sniffing and cache file names (see docs/RELIABILITY.md):
+# each runs FUZZ_SECONDS (default 60) under nice; `make fuzz FUZZ_SECONDS=600` for the long run.
+FUZZ_SECONDS ?= 60
+
+fuzz-build: install-deps
+	Fuzz/build.sh
+
+fuzz: fuzz-build
+	FUZZ_SECONDS=$(FUZZ_SECONDS) Fuzz/run.sh
 
 clean:
 	rm -rf .build Benchmarks/.build

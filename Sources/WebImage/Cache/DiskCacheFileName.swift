@@ -32,11 +32,21 @@ enum DiskCacheFileName {
         if let url = URL(string: key) {
             raw = url.pathExtension
         } else {
-            raw = (key as NSString).pathExtension
+            raw = String(plainPathExtension(key))
         }
         let stripped = raw.unicodeScalars.filter { $0 != ":" && $0 != "\0" }
         guard stripped.count <= maxExtensionLength else { return "" }
         let safe = stripped.filter { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0)) }
         return String(String.UnicodeScalarView(safe))
+    }
+
+    /// `NSString.pathExtension`'s rule — the text after the last `.` of the last non-empty
+    /// `/`-separated component, unless that dot starts the component — without NSString, whose
+    /// Linux implementation traps on keys such as `b////.//` or `http://x:port//é` (found by
+    /// fuzzing; see docs/RELIABILITY.md).
+    static func plainPathExtension(_ key: String) -> Substring {
+        guard let component = key.split(separator: "/").last,
+              let dot = component.lastIndex(of: "."), dot != component.startIndex else { return "" }
+        return component[component.index(after: dot)...]
     }
 }

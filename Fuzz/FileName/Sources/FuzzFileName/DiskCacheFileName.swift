@@ -1,0 +1,1 @@
+../../../../Sources/WebImage/Cache/DiskCacheFileName.swift

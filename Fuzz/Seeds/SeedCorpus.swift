@@ -1,0 +1,114 @@
+import CSPNG
+import CTurboJPEG
+import Foundation
+import WebImage
+
+/// Writes the seed corpora into `<folder>/<target>/` (default `Fuzz/corpus`): a handful of small
+/// files per format made by our own encoders, every file also seeding the sniffing and
+/// incremental targets, and some cache keys for the file-name target.
+@main
+struct SeedCorpus {
+    static func main() throws {
+        let root = URL(fileURLWithPath: CommandLine.arguments.dropFirst().first ?? "Fuzz/corpus")
+        var seeds: [(target: String, name: String, bytes: [UInt8])] = []
+        for (name, bytes) in try jpegSeeds() { seeds.append(("jpeg", name, bytes)) }
+        for (name, bytes) in try pngSeeds() { seeds.append(("png", name, bytes)) }
+        for (name, bytes) in try gifSeeds() { seeds.append(("gif", name, bytes)) }
+        for (name, bytes) in try webpSeeds() { seeds.append(("webp", name, bytes)) }
+        for image in seeds {
+            let name = image.target + "-" + image.name
+            seeds.append(("sniff", name, image.bytes))
+            // Two chunkings per file: the prefix bytes seed the chunk-size generator.
+            seeds.append(("incremental", name + "-a", [0x00, 0x01] + image.bytes))
+            seeds.append(("incremental", name + "-b", [0xA7, 0x3C] + image.bytes))
+        }
+        for (index, key) in fileNameKeys.enumerated() { seeds.append(("filename", "key\(index)", Array(key.utf8))) }
+
+        for seed in seeds {
+            let folder = root.appendingPathComponent(seed.target)
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try Data(seed.bytes).write(to: folder.appendingPathComponent(seed.name))
+        }
+        print("seed-corpus: wrote \(seeds.count) files under \(root.path)")
+    }
+
+    static func encode(_ image: Image, _ format: ImageFormat, _ options: EncodeOptions = .default) throws -> [UInt8] {
+        [UInt8](try CodersManager.shared.encode(image, as: format, options: options))
+    }
+
+    static func jpegSeeds() throws -> [(String, [UInt8])] {
+        let picture = SeedPictures.gradient(45, 31)
+        return [
+            ("baseline-420", try SeedEncoders.jpeg(picture, subsampling: TJSAMP_420)),
+            ("baseline-444", try SeedEncoders.jpeg(picture, subsampling: TJSAMP_444, quality: 95)),
+            ("progressive", try SeedEncoders.jpeg(picture, subsampling: TJSAMP_420, progressive: true)),
+            ("grayscale", try SeedEncoders.jpeg(picture, subsampling: TJSAMP_GRAY)),
+            ("exif-rotated", SeedEncoders.withEXIF(try SeedEncoders.jpeg(picture, subsampling: TJSAMP_422), orientation: 6)),
+            ("tiny", try SeedEncoders.jpeg(SeedPictures.gradient(1, 1), subsampling: TJSAMP_444)),
+            ("library-encoder", try encode(Image(bitmap: SeedPictures.gradient(20, 70, alpha: true)), .jpeg)),
+        ]
+    }
+
+    static func pngSeeds() throws -> [(String, [UInt8])] {
+        let (w, h) = (23, 17)
+        func header(_ colorType: spng_color_type, depth: UInt8 = 8, interlaced: Bool = false) -> spng_ihdr {
+            spng_ihdr(width: UInt32(w), height: UInt32(h), bit_depth: depth, color_type: UInt8(colorType.rawValue),
+                      compression_method: 0, filter_method: 0, interlace_method: interlaced ? 1 : 0)
+        }
+        let rgba = SeedPictures.gradient(w, h, alpha: true).pixels
+        let pixelStarts = stride(from: 0, to: rgba.count, by: 4)
+        let rgb: [UInt8] = pixelStarts.flatMap { (i: Int) -> ArraySlice<UInt8> in rgba[i..<i + 3] }
+        let gray: [UInt8] = pixelStarts.map { (i: Int) -> UInt8 in rgba[i + 1] }
+        let grayAlpha: [UInt8] = pixelStarts.flatMap { (i: Int) -> [UInt8] in [rgba[i + 1], rgba[i + 3]] }
+        let rgb16: [UInt8] = rgb.flatMap { (v: UInt8) -> [UInt8] in [v, 255 - v] }
+        let indices = (0..<(w * h)).map { UInt8($0 % 7) }
+        let palette: [(UInt8, UInt8, UInt8)] = (0..<7).map { (i: Int) -> (UInt8, UInt8, UInt8) in
+            (UInt8(i * 36), UInt8(200 - i * 20), UInt8(i * 9))
+        }
+        return [
+            ("rgba", try encode(Image(bitmap: SeedPictures.gradient(w, h, alpha: true)), .png)),
+            ("rgb", try SeedEncoders.png(header(SPNG_COLOR_TYPE_TRUECOLOR), samples: rgb)),
+            ("rgb-interlaced", try SeedEncoders.png(header(SPNG_COLOR_TYPE_TRUECOLOR, interlaced: true), samples: rgb)),
+            ("rgb16", try SeedEncoders.png(header(SPNG_COLOR_TYPE_TRUECOLOR, depth: 16), samples: rgb16)),
+            ("gray", try SeedEncoders.png(header(SPNG_COLOR_TYPE_GRAYSCALE), samples: gray)),
+            ("gray-alpha", try SeedEncoders.png(header(SPNG_COLOR_TYPE_GRAYSCALE_ALPHA), samples: grayAlpha)),
+            ("palette-trns", try SeedEncoders.png(header(SPNG_COLOR_TYPE_INDEXED), samples: indices,
+                                                 palette: palette, paletteAlpha: [0, 128, 255])),
+            ("apng", try encode(SeedPictures.animation(19, 13, frames: 3, alpha: true, loopCount: 2), .apng)),
+        ]
+    }
+
+    static func gifSeeds() throws -> [(String, [UInt8])] {
+        [
+            ("animated", try encode(SeedPictures.animation(21, 15, frames: 3, alpha: true, loopCount: 0), .gif)),
+            ("still", try encode(Image(bitmap: SeedPictures.gradient(33, 9)), .gif)),
+            ("interlaced", try SeedEncoders.gif(width: 17, height: 21, interlaced: true)),
+            ("plain", try SeedEncoders.gif(width: 8, height: 5, interlaced: false)),
+        ]
+    }
+
+    static func webpSeeds() throws -> [(String, [UInt8])] {
+        let picture = Image(bitmap: SeedPictures.gradient(29, 21))
+        let withAlpha = Image(bitmap: SeedPictures.gradient(29, 21, alpha: true))
+        return [
+            ("lossy", try encode(picture, .webp, EncodeOptions(compressionQuality: 0.7))),
+            ("lossy-alpha", try encode(withAlpha, .webp, EncodeOptions(compressionQuality: 0.7))),
+            ("lossless", try encode(withAlpha, .webp, EncodeOptions(lossless: true))),
+            ("animated", try encode(SeedPictures.animation(17, 11, frames: 3, alpha: true, loopCount: 3), .webp,
+                                    EncodeOptions(compressionQuality: 0.5))),
+        ]
+    }
+
+    static let fileNameKeys = [
+        "https://example.com/images/photo.jpg",
+        "https://example.com/a/b/c.PNG?size=large#frag",
+        "https://example.com/no-extension",
+        "http://example.com/weird.ext%2F..%2Fpasswd",
+        "relative/path/file.tar.gz",
+        "plain key with spaces.web p",
+        "https://例え.jp/画像.ｊｐｇ",
+        "file:///tmp/x.gif",
+        "",
+        "https://example.com/" + String(repeating: "e", count: 230) + "." + String(repeating: "x", count: 223),
+    ]
+}

@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets and the seed-corpus generator into Fuzz/build/.
+#
+# The codec targets do not build the package (AsyncHTTPClient and friends under sanitizers would
+# take ages): the library sources they need (Image/, Coding/, WebImageError.swift) are compiled
+# once, with -sanitize=fuzzer,address, into a static WebImage module, and each target links it
+# with the system codec libraries. The key -> file-name target needs swift-crypto's MD5, so it is
+# a tiny SwiftPM package (Fuzz/FileName) built with the same sanitizer flags.
+#
+# Usage: Fuzz/build.sh [target...]   (default: every target, plus the seed generator)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+SWIFTC=${SWIFTC:-swiftc}
+SWIFT=${SWIFT:-swift}
+OUT=Fuzz/build
+mkdir -p "$OUT/lib" "$OUT/seeds-lib"
+
+CODEC_TARGETS=(sniff jpeg png gif webp incremental)
+ALL_TARGETS=("${CODEC_TARGETS[@]}" filename)
+targets=("$@")
+[ ${#targets[@]} -eq 0 ] && targets=("${ALL_TARGETS[@]}" seeds)
+
+C_MODULES=(-I Sources/CTurboJPEG -I Sources/CSPNG -I Sources/CWebP -I Sources/CGIF)
+C_LIBS=(-lturbojpeg -lspng -lwebp -lwebpdemux -lwebpmux -lgif)
+LIBRARY_SOURCES=(Sources/WebImage/Image/*.swift Sources/WebImage/Coding/*.swift
+                 Sources/WebImage/Coding/*/*.swift Sources/WebImage/Support/WebImageError.swift)
+SANITIZE=(-sanitize=fuzzer,address)
+
+# The library module, rebuilt only when a source is newer than the archive.
+# $1 = output folder, rest = extra swiftc flags.
+build_library() {
+  local dir=$1; shift
+  local archive=$dir/libWebImage.a
+  if [ -f "$archive" ] && [ -z "$(find "${LIBRARY_SOURCES[@]}" -newer "$archive" | head -1)" ]; then
+    return
+  fi
+  echo "fuzz: compiling the WebImage codec sources into $dir" >&2
+  "$SWIFTC" -parse-as-library -module-name WebImage -O -wmo -swift-version 6 "$@" \
+    -emit-library -static -o "$archive" \
+    -emit-module -emit-module-path "$dir/WebImage.swiftmodule" \
+    "${C_MODULES[@]}" "${LIBRARY_SOURCES[@]}"
+}
+
+build_codec_target() {
+  local name=$1
+  echo "fuzz: linking fuzz-$name" >&2
+  "$SWIFTC" -parse-as-library -O -swift-version 6 "${SANITIZE[@]}" -module-name "Fuzz_$name" \
+    -I "$OUT/lib" "${C_MODULES[@]}" \
+    Fuzz/Support/*.swift "Fuzz/Targets/$name.swift" \
+    "$OUT/lib/libWebImage.a" "${C_LIBS[@]}" -use-ld=lld -o "$OUT/fuzz-$name"
+}
+
+build_filename_target() {
+  echo "fuzz: building fuzz-filename (SwiftPM package Fuzz/FileName)" >&2
+  "$SWIFT" build --package-path Fuzz/FileName -c debug \
+    -Xswiftc -sanitize=fuzzer,address
+  cp "$(${SWIFT} build --package-path Fuzz/FileName -c debug --show-bin-path)/FuzzFileName" "$OUT/fuzz-filename"
+}
+
+build_seed_generator() {
+  build_library "$OUT/seeds-lib"
+  echo "fuzz: linking the seed-corpus generator" >&2
+  "$SWIFTC" -parse-as-library -O -swift-version 6 -module-name SeedCorpus \
+    -I "$OUT/seeds-lib" "${C_MODULES[@]}" Fuzz/Seeds/*.swift \
+    "$OUT/seeds-lib/libWebImage.a" "${C_LIBS[@]}" -o "$OUT/seed-corpus"
+}
+
+for target in "${targets[@]}"; do
+  case $target in
+    seeds) build_seed_generator ;;
+    filename) build_filename_target ;;
+    *)
+      [ -f "Fuzz/Targets/$target.swift" ] || { echo "fuzz: no target '$target'" >&2; exit 2; }
+      build_library "$OUT/lib" "${SANITIZE[@]}"
+      build_codec_target "$target"
+      ;;
+  esac
+done
