@@ -41,6 +41,7 @@ for _ in $(seq "$repeat"); do
         run "$harness/limits/decode_limit.sh" "$data/$set" --threads 1
         run "$bin" decode-bench "$data/$set" --threads 1
     done
+    run "$bin" decode-bench "$data/jpeg-medium" --threads 1 --disk-cache "${TMPDIR:-/tmp}/webimage-bench-diskhit"
     run "$harness/limits/decode_limit.sh" "$data/jpeg-large" --threads 1 --scale 1/8
     run "$bin" decode-bench "$data/jpeg-large" --threads 1 --thumbnail 256
 done

@@ -24,6 +24,9 @@ struct DecodeBenchCommand: ParsableCommand {
     @Option(help: "Decode to fit NxN instead of full size.")
     var thumbnail: Int?
 
+    @Option(help: "Store the files in a disk cache in this directory and read each one back from it before decoding (a disk-cache hit).")
+    var diskCache: String?
+
     func validate() throws {
         guard threads >= 1 else { throw ValidationError("--threads must be at least 1.") }
         if let reps, reps < 1 { throw ValidationError("--reps must be at least 1.") }
@@ -47,6 +50,7 @@ struct DecodeBenchCommand: ParsableCommand {
             return total + Double(image.width * image.height) / 1e6
         }
         let coder = CodersManager.shared
+        let disk = try diskCache.map { try Self.filledDiskCache(at: $0, with: files) }
         let work = files.count * passes
         let failures = Atomic<Int>(0)
         let decodeOptions = options
@@ -54,7 +58,10 @@ struct DecodeBenchCommand: ParsableCommand {
         DispatchQueue.concurrentPerform(iterations: threads) { thread in
             var i = thread
             while i < work {
-                do { _ = try coder.decode(files[i % files.count], options: decodeOptions) } catch { failures.add(1, ordering: .relaxed) }
+                do {
+                    let data = disk.map { $0.data(forKey: "file-\(i % files.count)") } ?? files[i % files.count]
+                    _ = try coder.decode(data ?? Data(), options: decodeOptions)
+                } catch { failures.add(1, ordering: .relaxed) }
                 i += threads
             }
         }
@@ -62,7 +69,7 @@ struct DecodeBenchCommand: ParsableCommand {
         let failed = failures.load(ordering: .relaxed)
         guard failed == 0 else { throw ValidationError("\(failed) decode failures") }
         var line = JSONLine()
-        line.add("subject", "webimage-decode")
+        line.add("subject", disk == nil ? "webimage-decode" : "webimage-disk-hit")
         line.add("set", URL(fileURLWithPath: directory).lastPathComponent)
         line.add("images", work)
         line.add("seconds", seconds)
@@ -74,5 +81,15 @@ struct DecodeBenchCommand: ParsableCommand {
         line.add("thumbnail", thumbnail ?? 0)
         line.add("ms_per_image", seconds * 1000 / Double(work))
         print(line.text)
+    }
+
+    /// A disk cache under `path` holding every file, keyed `file-<index>`.
+    static func filledDiskCache(at path: String, with files: [Data]) throws -> DiskCache {
+        var config = DiskCacheConfig(directory: URL(fileURLWithPath: path), namespace: "decode-bench")
+        config.maxDiskSize = 8 << 30
+        let disk = DiskCache(config: config)
+        disk.removeAll()
+        for (index, data) in files.enumerated() { try disk.setData(data, forKey: "file-\(index)") }
+        return disk
     }
 }

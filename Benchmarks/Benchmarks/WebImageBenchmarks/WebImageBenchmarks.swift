@@ -1,4 +1,5 @@
 import Benchmark
+import Dispatch
 import Foundation
 import WebImage
 
@@ -51,6 +52,52 @@ let benchmarks: @Sendable () -> Void = {
     Benchmark("Thumbnail 256 of jpeg-large") { benchmark in
         for i in benchmark.scaledIterations {
             blackHole(try CodersManager.shared.decode(large[i % large.count], options: thumbnail))
+        }
+    }
+
+    cacheBenchmarks()
+}
+
+/// Memory-cache and disk-cache benchmarks (registered from `benchmarks`).
+func cacheBenchmarks() {
+    let memory = MemoryCache(costLimit: 1 << 30)
+    let image = Image(bitmap: Bitmap(width: 64, height: 64, fill: .white))
+    let keys = (0..<1000).map { "https://example.com/images/\($0).jpg" }
+    for key in keys { memory.set(image, forKey: key) }
+
+    Benchmark("MemoryCache hit (1 thread)",
+              configuration: .init(metrics: [.wallClock, .mallocCountTotal], scalingFactor: .kilo)) { benchmark in
+        for i in benchmark.scaledIterations {
+            blackHole(memory.get(forKey: keys[i % keys.count]))
+        }
+    }
+
+    Benchmark("MemoryCache hit (2 threads)",
+              configuration: .init(metrics: [.wallClock], scalingFactor: .kilo)) { benchmark in
+        let perThread = benchmark.scaledIterations.count / 2
+        DispatchQueue.concurrentPerform(iterations: 2) { thread in
+            for i in 0..<perThread {
+                blackHole(memory.get(forKey: keys[(i + thread * 500) % keys.count]))
+            }
+        }
+    }
+
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("webimage-bench-disk")
+    let disk = DiskCache(config: DiskCacheConfig(directory: directory, namespace: "bench"))
+    let medium = benchmarkInputs(set: "jpeg-medium", fallback: PixelSize(width: 1024, height: 768))
+    for (i, data) in medium.enumerated() { try? disk.setData(data, forKey: "medium-\(i)") }
+
+    Benchmark("DiskCache hit + decode jpeg-medium") { benchmark in
+        for i in benchmark.scaledIterations {
+            guard let data = disk.data(forKey: "medium-\(i % medium.count)") else { continue }
+            blackHole(try CodersManager.shared.decode(data, options: .default))
+        }
+    }
+
+    Benchmark("DiskCache write jpeg-medium",
+              configuration: .init(metrics: [.wallClock, .throughput])) { benchmark in
+        for i in benchmark.scaledIterations {
+            try disk.setData(medium[i % medium.count], forKey: "write-\(i % 64)")
         }
     }
 }
