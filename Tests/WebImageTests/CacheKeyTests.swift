@@ -76,3 +76,13 @@ struct CacheKeyTests {
         #expect(skipping.key(for: try #require(URL(string: "https://private.example.com/a.png"))) == nil)
     }
 }
+
+@Suite("CacheKey odd keys")
+struct CacheKeyOddKeyTests {
+    /// Keys on which Foundation's NSString path code traps on Linux must not crash key derivation.
+    @Test(arguments: ["b////.//", "http://x:port//é", "https://[bad//é", "http://a b.com//é", "pla$:kx.gif//ß"])
+    func transformedKeyOfOddKey(key: String) {
+        let derived = CacheKey.transformedKey(for: key, transformerKey: "T")
+        #expect(derived.contains("-T"))
+    }
+}

@@ -17,7 +17,7 @@ public enum CacheKey {
     /// readable and transforming an already transformed key stays predictable.
     public static func transformedKey(for key: String, transformerKey: String) -> String {
         let url = URL(string: key)
-        let ext = url?.pathExtension ?? (key as NSString).pathExtension
+        let ext = url?.pathExtension ?? String(DiskCacheFileName.plainPathExtension(key))
         guard !ext.isEmpty else { return key + "-" + transformerKey }
         if let url, !url.isFileURL {
             // The path ends at the first `?` or `#` (RFC 3986); query and fragment stay as they are.

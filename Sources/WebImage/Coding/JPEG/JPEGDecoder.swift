@@ -31,8 +31,12 @@ enum JPEGDecoder {
         if mode == .complete { try checkPlausibleLength(b.count, header: header) }
 
         let format = info.isCMYK ? TJPF_CMYK : TJPF_RGBA
+        // Shrinking by 1.5x or more after the decode hides the fast DCT's and upsampling's error.
+        let fast = plan.decodeSize.width * 2 >= plan.outputSize.width * 3
+            && plan.decodeSize.height * 2 >= plan.outputSize.height * 3
         let decoded = try Bitmap(width: plan.decodeSize.width, height: plan.decodeSize.height) { buffer in
-            let outcome = try decompressor.decompress(b, into: buffer, size: plan.decodeSize, pixelFormat: format)
+            let outcome = try decompressor.decompress(b, into: buffer, size: plan.decodeSize, pixelFormat: format,
+                                                      fast: fast)
             if mode == .complete, case .warning(let message) = outcome, isDamage(message) {
                 throw WebImageError.badData("The JPEG data is truncated or corrupt: \(message).")
             }

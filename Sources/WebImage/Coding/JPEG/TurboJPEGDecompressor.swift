@@ -46,14 +46,17 @@ final class TurboJPEGDecompressor {
     }
 
     /// Decodes `jpeg` at `size` (one of the DCT-scaled sizes) into `destination`, 4 bytes per
-    /// pixel in `pixelFormat` (RGBA or CMYK). Throws on a fatal error; warnings are returned.
+    /// pixel in `pixelFormat` (RGBA or CMYK). `fast` trades exactness for speed (fast integer DCT,
+    /// simple chroma upsampling): invisible when the result is shrunk further, as for thumbnails.
+    /// Throws on a fatal error; warnings are returned.
     func decompress(_ jpeg: UnsafeBufferPointer<UInt8>, into destination: UnsafeMutableBufferPointer<UInt8>,
-                    size: PixelSize, pixelFormat: TJPF) throws -> Outcome {
+                    size: PixelSize, pixelFormat: TJPF, fast: Bool = false) throws -> Outcome {
         precondition(destination.count >= size.area * 4, "destination too small for the decode size")
         guard let source = jpeg.baseAddress, let target = destination.baseAddress else {
             throw WebImageError.badData("The JPEG data is empty.")
         }
-        let flags = TJFLAG_LIMITSCANS // refuse progressive files with absurd scan counts
+        var flags = TJFLAG_LIMITSCANS // refuse progressive files with absurd scan counts
+        if fast { flags |= TJFLAG_FASTDCT | TJFLAG_FASTUPSAMPLE }
         let result = tjDecompress2(handle, source, UInt(jpeg.count), target, Int32(size.width),
                                    Int32(size.width * 4), Int32(size.height), Int32(pixelFormat.rawValue), flags)
         if result == 0 { return .clean }
