@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// Routes decoding and encoding to a list of coders, SDWebImage style.
 ///
@@ -10,11 +9,11 @@ public final class CodersManager: ProgressiveImageCoding {
     /// The shared manager with the built-in coders: JPEG, PNG/APNG, GIF, WebP.
     public static let shared = CodersManager()
 
-    private let state: Mutex<[any ImageCoding]>
+    private let state: PriorityList<any ImageCoding>
 
     /// A manager with `coders` (lowest priority first); the default is the built-in set.
     public init(coders: [any ImageCoding] = CodersManager.builtInCoders) {
-        state = Mutex(coders)
+        state = PriorityList(coders)
     }
 
     /// The built-in coders, lowest priority first.
@@ -24,24 +23,24 @@ public final class CodersManager: ProgressiveImageCoding {
 
     /// The coders, lowest priority first.
     public var coders: [any ImageCoding] {
-        get { state.withLock { $0 } }
-        set { state.withLock { $0 = newValue } }
+        get { state.elements }
+        set { state.elements = newValue }
     }
 
     /// Adds `coder` with the highest priority.
     public func addCoder(_ coder: any ImageCoding) {
-        state.withLock { $0.append(coder) }
+        state.add(coder)
     }
 
     /// Removes every coder of the same type as `coder`.
     public func removeCoder(_ coder: any ImageCoding) {
         let type = ObjectIdentifier(Swift.type(of: coder))
-        state.withLock { $0.removeAll { ObjectIdentifier(Swift.type(of: $0)) == type } }
+        state.removeAll { ObjectIdentifier(Swift.type(of: $0)) == type }
     }
 
     /// The coder that would decode `data`, if any.
     public func decoder(for data: Data) -> (any ImageCoding)? {
-        coders.reversed().first { $0.canDecode(data) }
+        state.highest { $0.canDecode(data) }
     }
 
     public func canDecode(_ data: Data) -> Bool { decoder(for: data) != nil }
@@ -64,7 +63,7 @@ public final class CodersManager: ProgressiveImageCoding {
 
     public func encode(_ image: Image, as format: ImageFormat, options: EncodeOptions) throws -> Data {
         let target = format == .undefined ? Self.defaultEncodingFormat(for: image) : format
-        guard let coder = coders.reversed().first(where: { $0.canEncode(to: target) }) else {
+        guard let coder = state.highest(where: { $0.canEncode(to: target) }) else {
             throw WebImageError(.unsupportedFormat, "No coder can encode \(target.rawValue) images.")
         }
         return try coder.encode(image, as: target, options: options)

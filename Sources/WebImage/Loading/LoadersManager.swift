@@ -1,10 +1,9 @@
 import Foundation
-import Synchronization
 
 /// Several loaders behind one: the **last** added has the highest priority, and a request goes to
 /// the first loader (from the highest down) that can request the URL (SDWebImage's rule).
 public final class LoadersManager: ImageLoading {
-    private let state: Mutex<[any ImageLoading]>
+    private let state: PriorityList<any ImageLoading>
 
     /// The default set: `file:` and `data:` URLs, then HTTP(S) through ``ImageDownloader/shared``.
     public static let shared = LoadersManager(loaders: [
@@ -13,29 +12,29 @@ public final class LoadersManager: ImageLoading {
 
     /// A manager over `loaders`, lowest priority first.
     public init(loaders: [any ImageLoading] = []) {
-        state = Mutex(loaders)
+        state = PriorityList(loaders)
     }
 
     /// The loaders, lowest priority first.
     public var loaders: [any ImageLoading] {
-        get { state.withLock { $0 } }
-        set { state.withLock { $0 = newValue } }
+        get { state.elements }
+        set { state.elements = newValue }
     }
 
     /// Adds `loader` with the highest priority.
     public func addLoader(_ loader: any ImageLoading) {
-        state.withLock { $0.append(loader) }
+        state.add(loader)
     }
 
     /// Removes every loader of the same type as `loader`.
     public func removeLoader(_ loader: any ImageLoading) {
         let type = ObjectIdentifier(Swift.type(of: loader))
-        state.withLock { $0.removeAll { ObjectIdentifier(Swift.type(of: $0)) == type } }
+        state.removeAll { ObjectIdentifier(Swift.type(of: $0)) == type }
     }
 
     /// The loader that would handle `url`, if any.
     public func loader(for url: URL) -> (any ImageLoading)? {
-        loaders.reversed().first { $0.canRequest(url) }
+        state.highest { $0.canRequest(url) }
     }
 
     public func canRequest(_ url: URL) -> Bool { loader(for: url) != nil }
