@@ -43,21 +43,14 @@ struct BenchCommand: AsyncParsableCommand {
         let pipeline = BenchPipeline(downloader: ImageDownloader(config: config),
                                      cacheDirectory: URL(fileURLWithPath: cacheDir),
                                      thumbnail: thumbnail, concurrency: concurrency)
-        defer { Task { try? await pipeline.downloader.shutdown() } }
         let seconds: Double
-        switch mode {
-        case .cold:
-            pipeline.clearDisk()
-            seconds = try await pipeline.timed { try await pipeline.loadFromNetwork(urls) }
-        case .warmDisk:
-            _ = pipeline.disk.totalCount // open the cache (load its index) before the clock starts
-            seconds = try await pipeline.timed { try await pipeline.loadFromDisk(urls) }
-        case .warmMemory:
-            pipeline.clearDisk()
-            try await pipeline.loadFromNetwork(urls)
-            seconds = try await pipeline.timed { try pipeline.loadFromMemory(urls) }
+        do {
+            seconds = try await measure(pipeline, urls)
+            try await pipeline.downloader.shutdown()
+        } catch {
+            try? await pipeline.downloader.shutdown()
+            throw error
         }
-        try await pipeline.downloader.shutdown()
         var line = JSONLine()
         line.add("peer", name); line.add("set", set); line.add("mode", mode.rawValue)
         line.add("images", urls.count); line.add("seconds", seconds)
@@ -65,6 +58,22 @@ struct BenchCommand: AsyncParsableCommand {
         line.add("peak_rss_mb", BenchPipeline.peakRSSMegabytes())
         line.add("concurrency", concurrency); line.add("thumbnail", thumbnail)
         print(line.text)
+    }
+
+    /// Runs the timed part of `mode` and returns its wall time in seconds.
+    private func measure(_ pipeline: BenchPipeline, _ urls: [URL]) async throws -> Double {
+        switch mode {
+        case .cold:
+            pipeline.clearDisk()
+            return try await pipeline.timed { try await pipeline.loadFromNetwork(urls) }
+        case .warmDisk:
+            _ = pipeline.disk.totalCount // open the cache (load its index) before the clock starts
+            return try await pipeline.timed { try await pipeline.loadFromDisk(urls) }
+        case .warmMemory:
+            pipeline.clearDisk()
+            try await pipeline.loadFromNetwork(urls)
+            return try await pipeline.timed { try pipeline.loadFromMemory(urls) }
+        }
     }
 }
 
