@@ -50,7 +50,8 @@ extension ImageCache {
             }
             return token
         }
-        let request = diskQueryKey(key: key, memoryKey: memoryKey, options: options, context: context)
+        var request = diskQueryKey(key: key, memoryKey: memoryKey, options: options, context: context)
+        request.mayUseMemory = cacheType != .disk
         if synchronous {
             let result = onIOQueueSync { performDiskQuery(request, context: context) }
             token.finish(result, synchronously: true)
@@ -98,7 +99,7 @@ extension ImageCache {
             return ImageCacheQueryResult(cacheType: .disk)
         }
         // Another query may have decoded and promoted this entry since this one was issued.
-        if request.promotes, let image = memoryCache.get(forKey: request.memoryKey) {
+        if request.promotes, request.mayUseMemory, let image = memoryCache.get(forKey: request.memoryKey) {
             let still = request.decodeOptions.firstFrameOnly ? image.firstFrameOnly() : image
             return ImageCacheQueryResult(image: still, data: data, cacheType: .disk)
         }

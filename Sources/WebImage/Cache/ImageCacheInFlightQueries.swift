@@ -9,6 +9,8 @@ struct ImageCacheDiskQueryKey: Hashable, Sendable {
     /// The context's coder instance; nil = the shared coders manager.
     var coder: ObjectIdentifier?
     var promotes: Bool
+    /// False for a disk-only query: it must decode the stored bytes, not reuse a memory entry.
+    var mayUseMemory = true
 }
 
 /// The waiters of each disk query in flight.

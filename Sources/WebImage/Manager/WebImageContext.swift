@@ -7,6 +7,16 @@ import Foundation
 public struct WebImageContext: Sendable {
     /// The exact coder to decode (and, in the cache, encode) with, instead of `CodersManager.shared`.
     public var imageCoder: (any ImageCoding)?
+    // MARK: Manager entries
+    /// The loader for this request instead of the manager's.
+    public var imageLoader: (any ImageLoading)? = nil
+    /// Transforms the image after decoding, instead of the manager's ``ImageManager/transformer``.
+    public var imageTransformer: (any ImageTransforming)? = nil
+    /// True: no transformer for this request, not even the manager's (SDWebImage's `NSNull`).
+    public var disablesTransformer = false
+    /// The per-target operation key of ``ImageTarget`` loads: a new load with the same key cancels
+    /// the previous one (default: the target's type name).
+    public var setImageOperationKey: String? = nil
     // MARK: Cache entries
     /// Where to look the image up (default ``ImageCacheType/all``); ``ImageCacheType/none`` skips the query.
     public var queryCacheType: ImageCacheType? = nil

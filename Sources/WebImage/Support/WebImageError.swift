@@ -43,6 +43,10 @@ public struct WebImageError: Error, Sendable, CustomStringConvertible {
         case tlsFailure = 2009
         /// A cache read or write failed (unwritable, vanished or full directory).
         case cacheFailure = 3000
+        /// The image is not cached and the request may not load it (`fromCacheOnly`, or the
+        /// manager's delegate declined the download). Only the async API reports it; the
+        /// completion API reports no image and no error, as SDWebImage does.
+        case notCached = 3001
 
         /// The lowerCamelCase name, as in JSON output: `badImageData`, `cancelled`, …
         public var name: String {
@@ -65,6 +69,7 @@ public struct WebImageError: Error, Sendable, CustomStringConvertible {
             case .connectionFailed: "connectionFailed"
             case .tlsFailure: "tlsFailure"
             case .cacheFailure: "cacheFailure"
+            case .notCached: "notCached"
             }
         }
     }

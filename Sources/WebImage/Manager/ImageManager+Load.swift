@@ -1,0 +1,54 @@
+import Foundation
+
+extension ImageManager {
+    /// Loads the image at `url` (SDWebImage's `loadImageWithURL:options:context:progress:completed:`).
+    ///
+    /// - `completed` runs exactly once with a final result, on `context.callbackQueue` or
+    ///   ``CallbackQueue/shared``: an image, an error, or — for a `fromCacheOnly` miss or a download
+    ///   the delegate declined — neither. Partial images (`progressiveLoad`) and the cached image of
+    ///   a `refreshCached` load come before it with ``ImageManagerResult/isFinished`` false and
+    ///   true respectively; a `refreshCached` revalidation answered 304 adds nothing.
+    /// - A nil, empty or relative URL fails with ``WebImageError/Code/invalidURL``; a URL on the
+    ///   failed-URL list with ``WebImageError/Code/blackListed`` unless `retryFailed` is set.
+    /// - Returns: The operation, to cancel the load (the completion then gets
+    ///   ``WebImageError/Code/cancelled``, once).
+    @discardableResult
+    public func loadImage(with url: URL?, options: WebImageOptions = [], context: WebImageContext = .none,
+                          progress: ImageLoadProgress? = nil,
+                          completed: @escaping @Sendable (ImageManagerResult) -> Void) -> ImageManagerOperation {
+        start(url, options: options, context: context, progress: progress) { event in
+            if case .result(let result, _) = event { completed(result) }
+        }
+    }
+
+    /// Runs the pipeline, reporting every event (results and the silent end of a refresh).
+    func start(_ url: URL?, options: WebImageOptions, context: WebImageContext, progress: ImageLoadProgress?,
+               delivery: @escaping ImageManagerOperation.Delivery) -> ImageManagerOperation {
+        guard let url, !url.absoluteString.isEmpty else {
+            let operation = ImageManagerOperation(url: url, callbackQueue: context.callbackQueue ?? .shared,
+                                                  delivery: delivery)
+            operation.deliverFinal(.failure(WebImageError(.invalidURL, "The image URL is nil or empty."), url: url))
+            return operation
+        }
+        let isFailed = isFailedURL(url)
+        let (options, context) = processed(url, options, context)
+        let operation = ImageManagerOperation(url: url, callbackQueue: context.callbackQueue ?? .shared,
+                                              delivery: delivery)
+        guard url.scheme != nil else {
+            operation.deliverFinal(.failure(WebImageError(
+                .invalidURL, "\"\(url.absoluteString)\" is not an absolute URL (it has no scheme)."), url: url))
+            return operation
+        }
+        if isFailed, !options.contains(.retryFailed) {
+            operation.deliverFinal(.failure(WebImageError(
+                .blackListed, "This URL failed before and is on the failed-URL list; load it with "
+                    + ".retryFailed or call removeFailedURL(_:) to try again."), url: url))
+            return operation
+        }
+        register(operation)
+        let request = ImageManagerRequest(url: url, options: options, context: context, operation: operation,
+                                          progress: progress, manager: self)
+        queryCache(request)
+        return operation
+    }
+}

@@ -1,0 +1,47 @@
+import Foundation
+
+/// Pipeline steps 6 and 7: the cache query, then the original's when a derived key misses.
+extension ImageManager {
+    func queryCache(_ request: ImageManagerRequest) {
+        if request.options.contains(.fromLoaderOnly) {
+            download(request, cached: nil)
+            return
+        }
+        // The key already names the thumbnail: the cache must not shrink what it finds again.
+        var queryContext = request.context
+        queryContext.thumbnailPixelSize = nil
+        queryContext.preserveAspectRatio = nil
+        let cacheType = request.context.queryCacheType ?? .all
+        let query = request.cache.queryImage(forKey: request.key, options: request.options, context: queryContext,
+                                             cacheType: cacheType) { [self] found in
+            guard !request.operation.isCancelled else { return }
+            if found.image == nil, request.isDerived {
+                queryOriginal(request)
+            } else {
+                download(request, cached: found.image == nil ? nil : found)
+            }
+        }
+        request.operation.setCacheOperation(query)
+    }
+
+    /// A thumbnail or transformed key missed: a cached original (decoded as a thumbnail when one is
+    /// asked for) is transformed without downloading, ignoring `refreshCached`.
+    private func queryOriginal(_ request: ImageManagerRequest) {
+        let cacheType = request.context.originalQueryCacheType ?? .disk
+        guard cacheType != .none, request.originalKey != nil else {
+            download(request, cached: nil)
+            return
+        }
+        let query = request.originalCache.queryImage(forKey: request.originalKey, options: request.options,
+                                                     context: request.context,
+                                                     cacheType: cacheType) { [self] found in
+            guard !request.operation.isCancelled else { return }
+            guard let image = found.image else {
+                download(request, cached: nil)
+                return
+            }
+            finish(request, image: image, data: found.data, cacheType: found.cacheType, response: nil)
+        }
+        request.operation.setCacheOperation(query)
+    }
+}

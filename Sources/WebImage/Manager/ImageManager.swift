@@ -1,0 +1,164 @@
+import Foundation
+import Synchronization
+
+/// One call from a URL to a decoded, cached image: SDWebImage's `SDWebImageManager` for Linux.
+///
+/// A load runs SDWebImage's pipeline in its order: block-list check, options processing, cache
+/// query (memory, then disk), a query of the original when a thumbnail or transformed key misses,
+/// the download, the transform, then storing the original and the final image. The completion
+/// runs exactly once with a final result (plus partial images with `progressiveLoad`, and the
+/// cached image first with `refreshCached`), on the context's callback queue or
+/// ``CallbackQueue/shared``.
+///
+/// One difference from SDWebImage, decided for users: when a load has no thumbnail and no
+/// transformer (the original key is the final key), only the final store runs, so
+/// `storeCacheType = .memory` really means memory only (SDWebImage also writes the bytes to disk
+/// through its original-store step).
+public final class ImageManager: Sendable {
+    /// The manager the library uses by default, over ``ImageCache/shared`` and ``LoadersManager/shared``.
+    public static let shared = ImageManager()
+
+    /// Where images are cached unless a request's context names another cache.
+    public let imageCache: any ImageCaching
+    /// What loads images unless a request's context names another loader.
+    public let imageLoader: any ImageLoading
+
+    private struct Settings {
+        var transformer: (any ImageTransforming)?
+        var cacheKeyFilter: CacheKeyFilter?
+        var cacheSerializer: ImageCacheSerializer?
+        var optionsProcessor: ImageManagerOptionsProcessor?
+        weak var delegate: (any ImageManagerDelegate)?
+    }
+
+    private let settings = Mutex(Settings())
+    private let failedURLs = Mutex(Set<URL>())
+    private let running = Mutex([ObjectIdentifier: ImageManagerOperation]())
+
+    /// A manager over `cache` and `loader` (by default the shared cache and the shared loaders:
+    /// HTTP(S), `file:` and `data:`).
+    public init(cache: any ImageCaching = ImageCache.shared, loader: any ImageLoading = LoadersManager.shared) {
+        imageCache = cache
+        imageLoader = loader
+    }
+
+    // MARK: Settings
+
+    /// Applied to every load whose context names no transformer and does not disable it.
+    public var transformer: (any ImageTransforming)? {
+        get { settings.withLock { $0.transformer } }
+        set { settings.withLock { $0.transformer = newValue } }
+    }
+
+    /// Turns URLs into cache keys unless a context names its own; nil = the URL's absolute string.
+    public var cacheKeyFilter: CacheKeyFilter? {
+        get { settings.withLock { $0.cacheKeyFilter } }
+        set { settings.withLock { $0.cacheKeyFilter = newValue } }
+    }
+
+    /// Chooses the bytes written to disk unless a context names its own; nil = the bytes as
+    /// downloaded (or an encoding of the image when there are none).
+    public var cacheSerializer: ImageCacheSerializer? {
+        get { settings.withLock { $0.cacheSerializer } }
+        set { settings.withLock { $0.cacheSerializer = newValue } }
+    }
+
+    /// Rewrites each request's options and context after the manager's defaults are merged in.
+    public var optionsProcessor: ImageManagerOptionsProcessor? {
+        get { settings.withLock { $0.optionsProcessor } }
+        set { settings.withLock { $0.optionsProcessor = newValue } }
+    }
+
+    /// Vetoes downloads and overrides the block rule; held weakly.
+    public var delegate: (any ImageManagerDelegate)? {
+        get { settings.withLock { $0.delegate } }
+        set { settings.withLock { $0.delegate = newValue } }
+    }
+
+    // MARK: Cache keys
+
+    /// The base cache key of `url`: the key filter's, else the absolute string; "" for nil.
+    /// Ignores thumbnails and transformers.
+    public func cacheKey(for url: URL?) -> String {
+        guard let url else { return "" }
+        return (cacheKeyFilter?.key(for: url)) ?? url.absoluteString
+    }
+
+    /// The full cache key of `url` under `context`: the base key (context filter first), then the
+    /// thumbnail part, then the transformer part — SDWebImage's fixed order.
+    public func cacheKey(for url: URL?, context: WebImageContext) -> String? {
+        guard let url else { return "" }
+        let transformer = context.disablesTransformer ? nil : (context.imageTransformer ?? self.transformer)
+        return Self.derivedKey(originalKey(for: url, context: context), context: context, transformer: transformer)
+    }
+
+    /// The key of the original (untransformed, full-size) image; nil when the filter skips caching.
+    func originalKey(for url: URL, context: WebImageContext) -> String? {
+        if let filter = context.cacheKeyFilter ?? cacheKeyFilter { return filter.key(for: url) }
+        return url.absoluteString
+    }
+
+    static func derivedKey(_ key: String?, context: WebImageContext,
+                           transformer: (any ImageTransforming)?) -> String? {
+        guard var key else { return nil }
+        if let size = context.thumbnailPixelSize, !size.isEmpty {
+            key = CacheKey.thumbnailKey(for: key, size: size, preserveAspectRatio: context.preserveAspectRatio ?? true)
+        }
+        if let transformer {
+            key = CacheKey.transformedKey(for: key, transformerKey: transformer.transformerKey)
+        }
+        return key
+    }
+
+    // MARK: Failed URLs
+
+    /// True when `url` is on the failed-URL list (it fails at once unless `retryFailed` is set).
+    public func isFailedURL(_ url: URL) -> Bool { failedURLs.withLock { $0.contains(url) } }
+
+    /// Takes `url` off the failed-URL list.
+    public func removeFailedURL(_ url: URL) { _ = failedURLs.withLock { $0.remove(url) } }
+
+    /// Takes `urls` off the failed-URL list.
+    public func removeFailedURLs(_ urls: [URL]) { failedURLs.withLock { $0.subtract(urls) } }
+
+    /// Empties the failed-URL list.
+    public func removeAllFailedURLs() { failedURLs.withLock { $0.removeAll() } }
+
+    func addFailedURL(_ url: URL) { _ = failedURLs.withLock { $0.insert(url) } }
+
+    // MARK: Running loads
+
+    /// True while any load is running.
+    public var isRunning: Bool { running.withLock { !$0.isEmpty } }
+
+    /// How many loads are running.
+    public var runningCount: Int { running.withLock { $0.count } }
+
+    /// Cancels every running load; each reports ``WebImageError/Code/cancelled`` once.
+    public func cancelAll() {
+        let operations = running.withLock { Array($0.values) }
+        for operation in operations { operation.cancel() }
+    }
+
+    func register(_ operation: ImageManagerOperation) {
+        running.withLock { $0[ObjectIdentifier(operation)] = operation }
+        operation.onEnd { [weak self] ended in
+            _ = self?.running.withLock { $0.removeValue(forKey: ObjectIdentifier(ended)) }
+        }
+    }
+
+    /// The caller's context with the manager's transformer, key filter and serializer filled in
+    /// where it has none (the caller wins), then the options processor's rewrite.
+    func processed(_ url: URL, _ options: WebImageOptions,
+                   _ context: WebImageContext) -> (WebImageOptions, WebImageContext) {
+        let settings = settings.withLock { $0 }
+        var context = context
+        if context.imageTransformer == nil, !context.disablesTransformer {
+            context.imageTransformer = settings.transformer
+        }
+        if context.cacheKeyFilter == nil { context.cacheKeyFilter = settings.cacheKeyFilter }
+        if context.cacheSerializer == nil { context.cacheSerializer = settings.cacheSerializer }
+        guard let processor = settings.optionsProcessor else { return (options, context) }
+        return processor.process(url, options, context)
+    }
+}
