@@ -16,7 +16,7 @@ private struct InvertTransformer: ImageTransforming {
 }
 
 /// A transformer that always fails.
-private struct FailingTransformer: ImageTransforming {
+struct FailingTransformer: ImageTransforming {
     var transformerKey: String { "Failing" }
     func transform(_ image: Image, forKey key: String) -> Image? { nil }
 }
