@@ -5,24 +5,49 @@ import Testing
 /// The README's library quick start, run against the loopback origin so the README stays true.
 @Suite("README example")
 struct ReadmeExampleTests {
+    static let jpeg = try! CodersManager.shared.encode(
+        Image(bitmap: TestBitmaps.gradient(width: 800, height: 600)), as: .jpeg,
+        options: EncodeOptions(compressionQuality: 0.8))
+
+    @Test func managerAsyncAndCompletionForms() async throws {
+        try await withManager { h in
+            h.origin.setRoute("/a.jpg", .data([UInt8](Self.jpeg), contentType: "image/jpeg"))
+            let manager = h.manager
+            let url = h.origin.url("/a.jpg")
+
+            let result = try await manager.image(for: url,
+                context: WebImageContext(thumbnailPixelSize: PixelSize(width: 256, height: 256)))
+            #expect(result.image?.pixelSize == PixelSize(width: 256, height: 192))
+            #expect(result.cacheType == .none)
+
+            var context = WebImageContext()
+            context.imageTransformer = RoundCornerTransformer(cornerRadius: 16)
+            let recorder = ResultRecorder()
+            manager.loadImage(with: url, options: [.refreshCached], context: context,
+                              completed: recorder.completion)
+            let rounded = try #require(await recorder.waitForFinals().first?.image)
+            #expect(rounded.bitmap.pixel(x: 0, y: 0).a == 0)
+
+            let operation = manager.loadImage(with: h.origin.url("/other.jpg"), completed: recorder.completion)
+            operation.cancel()
+            #expect(await recorder.waitForFinals(2).last?.error?.code == .cancelled)
+        }
+    }
+
     @Test func downloadCacheTransform() async throws {
-        let jpeg = try CodersManager.shared.encode(Image(bitmap: TestBitmaps.gradient(width: 800, height: 600)),
-                                                   as: .jpeg, options: EncodeOptions(compressionQuality: 0.8))
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("webimage-readme-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
         try await withOriginAndDownloader { origin, downloader in
-            origin.setRoute("/a.jpg", .data([UInt8](jpeg), contentType: "image/jpeg"))
+            origin.setRoute("/a.jpg", .data([UInt8](Self.jpeg), contentType: "image/jpeg"))
             let url = origin.url("/a.jpg")
-            let result = try await downloader.loadImage(url,
-                context: WebImageContext(thumbnailPixelSize: PixelSize(width: 256, height: 256)))
-            #expect(result.image?.pixelSize == PixelSize(width: 256, height: 192))
+            let loaded = try await downloader.loadImage(url)
+            #expect(loaded.image?.pixelSize == PixelSize(width: 800, height: 600))
             let cache = ImageCache(namespace: "avatars", directory: directory)
-            try await cache.storeImage(result.image, data: result.data, forKey: url.absoluteString)
+            try await cache.storeImage(loaded.image, data: loaded.data, forKey: url.absoluteString)
             let hit = await cache.queryImage(forKey: url.absoluteString)
             #expect(hit.cacheType == .memory)
-            let round = RoundCornerTransformer(cornerRadius: 16)
             let cached = try #require(hit.image)
-            let rounded = try #require(round.transformedImage(cached, forKey: "a"))
+            let rounded = try #require(RoundCornerTransformer(cornerRadius: 16).transformedImage(cached, forKey: "a"))
             #expect(rounded.bitmap.pixel(x: 0, y: 0).a == 0)
             #expect(rounded.format == .jpeg)
         }

@@ -1,7 +1,13 @@
-/// Per-request switches, SDWebImage's `SDWebImageOptions` with the same meanings.
+/// Per-request switches, SDWebImage's `SDWebImageOptions` with the same bits and meanings.
 ///
-/// Flags that only matter to a UI toolkit (placeholder timing, transitions) are kept so a view
-/// binding can honour them; `continueInBackground` has no meaning on Linux and is ignored.
+/// Flags that only matter to a view (placeholder timing, auto-set, auto-cancel) are honoured by
+/// the ``ImageTarget`` binding. A few have no meaning without UIKit and are documented as such:
+/// - `continueInBackground`: iOS background tasks; ignored.
+/// - `forceTransition`, `waitTransition`: there are no view transitions to run; accepted, ignored.
+/// - `preloadAllFrames`: every frame is decoded up front already; accepted, ignored.
+/// - `transformVectorImage`: no vector formats decode here; accepted, ignored.
+/// - bit 18 `avoidDecodeImage` and bit 21 `matchAnimatedImageClass` are not defined: images are
+///   always decoded to bitmaps, and there is one image class.
 public struct WebImageOptions: OptionSet, Sendable, Hashable {
     public let rawValue: UInt32
     public init(rawValue: UInt32) { self.rawValue = rawValue }
@@ -29,7 +35,7 @@ public struct WebImageOptions: OptionSet, Sendable, Hashable {
     public static let transformAnimatedImage = WebImageOptions(rawValue: 1 << 9)
     /// View binding: do not set the image on the target; the completion gets it.
     public static let avoidAutoSetImage = WebImageOptions(rawValue: 1 << 10)
-    /// Decode large images scaled down to `ImageManager.defaultScaleDownLimitBytes`.
+    /// Decode large images scaled down to ``DecodeOptions/defaultScaleDownLimitBytes`` (90 MiB); not part of the cache key.
     public static let scaleDownLargeImages = WebImageOptions(rawValue: 1 << 11)
     /// Also read the disk data when the memory cache hits (asynchronously).
     public static let queryMemoryData = WebImageOptions(rawValue: 1 << 12)
