@@ -2,7 +2,7 @@
 SWIFT ?= swift
 RELEASE_BIN = .build/release/webimage
 
-.PHONY: install-deps build release test demo bench bench-quick bench-micro fuzz fuzz-build clean
+.PHONY: install-deps build release test demo bench bench-quick bench-micro fuzz fuzz-build stress clean
 
 install-deps:
 	@scripts/install-deps
@@ -39,6 +39,11 @@ fuzz-build: install-deps
 
 fuzz: fuzz-build
 	FUZZ_SECONDS=$(FUZZ_SECONDS) Fuzz/run.sh
+
+# The manager stress suite at full size: 10,000 loads over 500 URLs with random cancellation,
+# 2,000 distinct 1000x1000 images under a 100 MB memory-cost limit (prints peak RSS).
+stress: install-deps
+	WEBIMAGE_STRESS=full $(SWIFT) test --filter ManagerStressTests
 
 clean:
 	rm -rf .build Benchmarks/.build
