@@ -56,6 +56,7 @@ let benchmarks: @Sendable () -> Void = {
     }
 
     cacheBenchmarks()
+    managerBenchmarks()
 }
 
 /// Memory-cache and disk-cache benchmarks (registered from `benchmarks`).

@@ -45,10 +45,11 @@ extension ImageManager {
                     + ".retryFailed or call removeFailedURL(_:) to try again."), url: url))
             return operation
         }
-        register(operation)
         let request = ImageManagerRequest(url: url, options: options, context: context, operation: operation,
                                           progress: progress, manager: self)
         queryCache(request)
+        // After the query: a memory hit has already finished and never needs tracking.
+        register(operation)
         return operation
     }
 }

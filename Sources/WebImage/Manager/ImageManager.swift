@@ -113,7 +113,7 @@ public final class ImageManager: Sendable {
     // MARK: Failed URLs
 
     /// True when `url` is on the failed-URL list (it fails at once unless `retryFailed` is set).
-    public func isFailedURL(_ url: URL) -> Bool { failedURLs.withLock { $0.contains(url) } }
+    public func isFailedURL(_ url: URL) -> Bool { failedURLs.withLock { !$0.isEmpty && $0.contains(url) } }
 
     /// Takes `url` off the failed-URL list.
     public func removeFailedURL(_ url: URL) { _ = failedURLs.withLock { $0.remove(url) } }
@@ -140,11 +140,15 @@ public final class ImageManager: Sendable {
         for operation in operations { operation.cancel() }
     }
 
+    /// Adds a load to the running set, unless it already ended.
     func register(_ operation: ImageManagerOperation) {
+        guard !operation.isFinished else { return }
         running.withLock { $0[ObjectIdentifier(operation)] = operation }
-        operation.onEnd { [weak self] ended in
-            _ = self?.running.withLock { $0.removeValue(forKey: ObjectIdentifier(ended)) }
-        }
+        if !operation.attach(to: self) { unregister(operation) }
+    }
+
+    func unregister(_ operation: ImageManagerOperation) {
+        _ = running.withLock { $0.removeValue(forKey: ObjectIdentifier(operation)) }
     }
 
     /// The caller's context with the manager's transformer, key filter and serializer filled in

@@ -21,7 +21,8 @@ public final class ImageManagerOperation: ImageLoadCancellable {
         var cacheOperation: (any ImageCacheOperation)?
         var loaderOperation: (any ImageLoadCancellable)?
         var delivery: Delivery?
-        var onEnd: (@Sendable (ImageManagerOperation) -> Void)?
+        /// The manager whose running set holds this operation, told when it ends.
+        weak var manager: ImageManager?
     }
 
     private let state: Mutex<State>
@@ -59,26 +60,39 @@ public final class ImageManagerOperation: ImageLoadCancellable {
             state.cacheOperation = nil
             state.loaderOperation = nil
             state.delivery = nil
-            state.onEnd = nil
+            state.manager = nil
             return (copy, true)
         }
         guard taken.1 else { return }
         let old = taken.0
         old.cacheOperation?.cancel()
         old.loaderOperation?.cancel()
-        old.onEnd?(self)
+        old.manager?.unregister(self)
         if let delivery = old.delivery {
             let result = ImageManagerResult.failure(
                 WebImageError(.cancelled, "The image load was cancelled."), url: url)
-            callbackQueue.execute { delivery(.result(result, isLast: true)) }
+            send(.result(result, isLast: true), to: delivery)
+        }
+    }
+
+    /// Hands `event` to `delivery` on the callback queue, inline when the queue allows it.
+    private func send(_ event: Event, to delivery: @escaping Delivery) {
+        if callbackQueue.runsInline {
+            delivery(event)
+        } else {
+            callbackQueue.execute { delivery(event) }
         }
     }
 
     // MARK: Pipeline side
 
-    /// Runs `body` when the load ends, however it ends (the manager drops it from its running set).
-    func onEnd(_ body: @escaping @Sendable (ImageManagerOperation) -> Void) {
-        state.withLock { $0.onEnd = body }
+    /// Joins `manager`'s running set; false when the load already ended (nothing to track).
+    func attach(to manager: ImageManager) -> Bool {
+        state.withLock { state in
+            guard !state.ended else { return false }
+            state.manager = manager
+            return true
+        }
     }
 
     /// Records the cache query; cancels it at once if the load was cancelled meanwhile.
@@ -105,36 +119,32 @@ public final class ImageManagerOperation: ImageLoadCancellable {
     /// unless the load has ended.
     func deliverIntermediate(_ result: ImageManagerResult) {
         guard let delivery = state.withLock({ $0.ended ? nil : $0.delivery }) else { return }
-        callbackQueue.execute { delivery(.result(result, isLast: false)) }
+        send(.result(result, isLast: false), to: delivery)
     }
 
     /// Delivers the final result and ends the load, unless it has already ended.
     func deliverFinal(_ result: ImageManagerResult) {
-        let taken = state.withLock { state -> (Delivery?, (@Sendable (ImageManagerOperation) -> Void)?)? in
+        let taken = state.withLock { state -> (Delivery?, ImageManager?)? in
             guard !state.ended else { return nil }
             state.ended = true
-            defer { state.delivery = nil; state.onEnd = nil; state.cacheOperation = nil }
-            return (state.delivery, state.onEnd)
+            defer { state.delivery = nil; state.manager = nil; state.cacheOperation = nil }
+            return (state.delivery, state.manager)
         }
         guard let taken else { return }
-        taken.1?(self)
-        if let delivery = taken.0 {
-            callbackQueue.execute { delivery(.result(result, isLast: true)) }
-        }
+        taken.1?.unregister(self)
+        if let delivery = taken.0 { send(.result(result, isLast: true), to: delivery) }
     }
 
     /// Ends the load without another result (a `refreshCached` revalidation answered 304).
     func endSilently() {
-        let taken = state.withLock { state -> (Delivery?, (@Sendable (ImageManagerOperation) -> Void)?)? in
+        let taken = state.withLock { state -> (Delivery?, ImageManager?)? in
             guard !state.ended else { return nil }
             state.ended = true
-            defer { state.delivery = nil; state.onEnd = nil }
-            return (state.delivery, state.onEnd)
+            defer { state.delivery = nil; state.manager = nil }
+            return (state.delivery, state.manager)
         }
         guard let taken else { return }
-        taken.1?(self)
-        if let delivery = taken.0 {
-            callbackQueue.execute { delivery(.endedSilently) }
-        }
+        taken.1?.unregister(self)
+        if let delivery = taken.0 { send(.endedSilently, to: delivery) }
     }
 }

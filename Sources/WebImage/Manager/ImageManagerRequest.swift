@@ -1,11 +1,12 @@
 import Foundation
 
 /// Everything one load carries through the manager's pipeline, resolved once at its start.
-struct ImageManagerRequest: Sendable {
+/// A class, so each pipeline step's closure captures one reference rather than copying it all.
+final class ImageManagerRequest: Sendable {
     let url: URL
     let options: WebImageOptions
     /// The processed context (a refresh adds the cached copy's validators before loading).
-    var context: WebImageContext
+    let context: WebImageContext
     let operation: ImageManagerOperation
     let progress: ImageLoadProgress?
     /// The final key (thumbnail and transformer parts included); nil = do not cache.
@@ -32,11 +33,23 @@ struct ImageManagerRequest: Sendable {
         loader = context.imageLoader ?? manager.imageLoader
     }
 
+    private init(_ request: ImageManagerRequest, context: WebImageContext) {
+        url = request.url
+        options = request.options
+        self.context = context
+        operation = request.operation
+        progress = request.progress
+        key = request.key
+        originalKey = request.originalKey
+        cache = request.cache
+        originalCache = request.originalCache
+        loader = request.loader
+        transformer = request.transformer
+    }
+
     /// This request with another context (a refresh's, carrying the cached copy's validators).
     func with(context: WebImageContext) -> ImageManagerRequest {
-        var copy = self
-        copy.context = context
-        return copy
+        ImageManagerRequest(self, context: context)
     }
 
     /// True when the final key differs from the original's (a thumbnail or a transformer).

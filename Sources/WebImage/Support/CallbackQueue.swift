@@ -49,6 +49,12 @@ public struct CallbackQueue: Sendable {
         queue.async(execute: block)
     }
 
+    /// True when ``execute(_:)`` would run a block inline on the calling thread right now.
+    public var runsInline: Bool {
+        guard queue != nil, policy != .invoke else { return true }
+        return policy == .safeExecute && isCurrent
+    }
+
     /// True when the calling code is running on this queue.
     public var isCurrent: Bool {
         guard let queue else { return true }
