@@ -27,11 +27,11 @@ extension ImageManager {
         let outcome: Result<ImageManagerResult, WebImageError> = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 let once = Mutex(Optional(continuation))
-                let operation = start(url, options: options, context: context, progress: progress) { event in
-                    guard case .result(let result, _) = event, result.isFinished,
-                          let continuation = once.withLock({ $0.take() }) else { return }
+                let operation = start(url, options: options, context: context, progress: progress,
+                                      receiver: .completion({ result in
+                    guard result.isFinished, let continuation = once.withLock({ $0.take() }) else { return }
                     continuation.resume(returning: Self.outcome(of: result))
-                }
+                }))
                 box.set(operation)
             }
         } onCancel: {
@@ -49,7 +49,8 @@ extension ImageManager {
         let progress: ImageLoadProgress = { received, expected, _ in
             continuation.yield(.progress(received: received, expected: expected))
         }
-        let operation = start(url, options: options, context: context, progress: progress) { event in
+        let operation = start(url, options: options, context: context, progress: progress,
+                              receiver: .events({ event in
             switch event {
             case .endedSilently:
                 continuation.finish()
@@ -66,7 +67,7 @@ extension ImageManager {
                     continuation.finish(throwing: error)
                 }
             }
-        }
+        }))
         continuation.onTermination = { _ in operation.cancel() }
         return stream
     }

@@ -16,24 +16,22 @@ extension ImageManager {
     public func loadImage(with url: URL?, options: WebImageOptions = [], context: WebImageContext = .none,
                           progress: ImageLoadProgress? = nil,
                           completed: @escaping @Sendable (ImageManagerResult) -> Void) -> ImageManagerOperation {
-        start(url, options: options, context: context, progress: progress) { event in
-            if case .result(let result, _) = event { completed(result) }
-        }
+        start(url, options: options, context: context, progress: progress, receiver: .completion(completed))
     }
 
     /// Runs the pipeline, reporting every event (results and the silent end of a refresh).
     func start(_ url: URL?, options: WebImageOptions, context: WebImageContext, progress: ImageLoadProgress?,
-               delivery: @escaping ImageManagerOperation.Delivery) -> ImageManagerOperation {
+               receiver: ImageManagerOperation.Receiver) -> ImageManagerOperation {
         guard let url, !url.absoluteString.isEmpty else {
             let operation = ImageManagerOperation(url: url, callbackQueue: context.callbackQueue ?? .shared,
-                                                  delivery: delivery)
+                                                  delivery: receiver)
             operation.deliverFinal(.failure(WebImageError(.invalidURL, "The image URL is nil or empty."), url: url))
             return operation
         }
         let isFailed = isFailedURL(url)
         let (options, context) = processed(url, options, context)
         let operation = ImageManagerOperation(url: url, callbackQueue: context.callbackQueue ?? .shared,
-                                              delivery: delivery)
+                                              delivery: receiver)
         guard url.scheme != nil else {
             operation.deliverFinal(.failure(WebImageError(
                 .invalidURL, "\"\(url.absoluteString)\" is not an absolute URL (it has no scheme)."), url: url))

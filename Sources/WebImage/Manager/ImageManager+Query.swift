@@ -9,8 +9,10 @@ extension ImageManager {
         }
         // The key already names the thumbnail: the cache must not shrink what it finds again.
         var queryContext = request.context
-        queryContext.thumbnailPixelSize = nil
-        queryContext.preserveAspectRatio = nil
+        if queryContext.thumbnailPixelSize != nil || queryContext.preserveAspectRatio != nil {
+            queryContext.thumbnailPixelSize = nil
+            queryContext.preserveAspectRatio = nil
+        }
         let cacheType = request.context.queryCacheType ?? .all
         let query = request.cache.queryImage(forKey: request.key, options: request.options, context: queryContext,
                                              cacheType: cacheType) { [self] found in

@@ -157,11 +157,14 @@ public final class ImageManager: Sendable {
                    _ context: WebImageContext) -> (WebImageOptions, WebImageContext) {
         let settings = settings.withLock { $0 }
         var context = context
-        if context.imageTransformer == nil, !context.disablesTransformer {
-            context.imageTransformer = settings.transformer
+        // Assign only what changes: a context shares its storage until written.
+        if let transformer = settings.transformer, context.imageTransformer == nil, !context.disablesTransformer {
+            context.imageTransformer = transformer
         }
-        if context.cacheKeyFilter == nil { context.cacheKeyFilter = settings.cacheKeyFilter }
-        if context.cacheSerializer == nil { context.cacheSerializer = settings.cacheSerializer }
+        if let filter = settings.cacheKeyFilter, context.cacheKeyFilter == nil { context.cacheKeyFilter = filter }
+        if let serializer = settings.cacheSerializer, context.cacheSerializer == nil {
+            context.cacheSerializer = serializer
+        }
         guard let processor = settings.optionsProcessor else { return (options, context) }
         return processor.process(url, options, context)
     }

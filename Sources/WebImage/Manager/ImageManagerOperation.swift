@@ -15,12 +15,27 @@ public final class ImageManagerOperation: ImageLoadCancellable {
     }
     typealias Delivery = @Sendable (Event) -> Void
 
+    /// Who hears about the load: a completion (results only) or an event handler (everything).
+    enum Receiver: Sendable {
+        case completion(@Sendable (ImageManagerResult) -> Void)
+        case events(Delivery)
+
+        func receive(_ event: Event) {
+            switch self {
+            case .completion(let completion):
+                if case .result(let result, _) = event { completion(result) }
+            case .events(let delivery):
+                delivery(event)
+            }
+        }
+    }
+
     private struct State {
         var cancelled = false
         var ended = false
         var cacheOperation: (any ImageCacheOperation)?
         var loaderOperation: (any ImageLoadCancellable)?
-        var delivery: Delivery?
+        var delivery: Receiver?
         /// The manager whose running set holds this operation, told when it ends.
         weak var manager: ImageManager?
     }
@@ -30,7 +45,7 @@ public final class ImageManagerOperation: ImageLoadCancellable {
     public let url: URL?
     let callbackQueue: CallbackQueue
 
-    init(url: URL?, callbackQueue: CallbackQueue, delivery: @escaping Delivery) {
+    init(url: URL?, callbackQueue: CallbackQueue, delivery: Receiver) {
         self.url = url
         self.callbackQueue = callbackQueue
         state = Mutex(State(delivery: delivery))
@@ -76,11 +91,11 @@ public final class ImageManagerOperation: ImageLoadCancellable {
     }
 
     /// Hands `event` to `delivery` on the callback queue, inline when the queue allows it.
-    private func send(_ event: Event, to delivery: @escaping Delivery) {
+    private func send(_ event: Event, to receiver: Receiver) {
         if callbackQueue.runsInline {
-            delivery(event)
+            receiver.receive(event)
         } else {
-            callbackQueue.execute { delivery(event) }
+            callbackQueue.execute { receiver.receive(event) }
         }
     }
 
@@ -124,7 +139,7 @@ public final class ImageManagerOperation: ImageLoadCancellable {
 
     /// Delivers the final result and ends the load, unless it has already ended.
     func deliverFinal(_ result: ImageManagerResult) {
-        let taken = state.withLock { state -> (Delivery?, ImageManager?)? in
+        let taken = state.withLock { state -> (Receiver?, ImageManager?)? in
             guard !state.ended else { return nil }
             state.ended = true
             defer { state.delivery = nil; state.manager = nil; state.cacheOperation = nil }
@@ -137,7 +152,7 @@ public final class ImageManagerOperation: ImageLoadCancellable {
 
     /// Ends the load without another result (a `refreshCached` revalidation answered 304).
     func endSilently() {
-        let taken = state.withLock { state -> (Delivery?, ImageManager?)? in
+        let taken = state.withLock { state -> (Receiver?, ImageManager?)? in
             guard !state.ended else { return nil }
             state.ended = true
             defer { state.delivery = nil; state.manager = nil }
