@@ -1,0 +1,139 @@
+import ArgumentParser
+import Foundation
+import WebImage
+
+/// `webimage cache info|clean|clear`: inspect and empty the disk cache the other commands use.
+struct CacheCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "cache",
+        abstract: "Inspect, clean or clear the disk cache.",
+        subcommands: [Info.self, Clean.self, Clear.self]
+    )
+
+    /// `cache info`: where the cache is, how many entries and bytes it holds, and its size limit.
+    struct Info: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Print the cache's path, entry count, size and limit.")
+
+        @OptionGroup var location: CacheLocation
+
+        @Flag(help: "Print one JSON object.")
+        var json = false
+
+        func run() throws {
+            let cache = location.makeDiskCache()
+            let summary = CacheSummary(cache)
+            print(json ? summary.jsonLine.text : summary.readable)
+        }
+    }
+
+    /// `cache clean`: SDWebImage's `deleteOldFiles`: removes expired entries, then trims to the limit.
+    struct Clean: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Remove expired entries and trim the cache to its size limit.")
+
+        @OptionGroup var location: CacheLocation
+
+        @Flag(help: "Print one JSON object.")
+        var json = false
+
+        func run() throws {
+            let cache = location.makeDiskCache()
+            let before = CacheSummary(cache)
+            cache.removeExpiredData()
+            report(before: before, after: CacheSummary(cache), json: json)
+        }
+    }
+
+    /// `cache clear`: deletes every entry.
+    struct Clear: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Remove every entry from the cache.")
+
+        @OptionGroup var location: CacheLocation
+
+        @Flag(help: "Print one JSON object.")
+        var json = false
+
+        func run() throws {
+            let cache = location.makeDiskCache()
+            let before = CacheSummary(cache)
+            cache.removeAll()
+            report(before: before, after: CacheSummary(cache), json: json)
+        }
+    }
+
+    /// Prints what a clean or clear removed and what is left.
+    static func report(before: CacheSummary, after: CacheSummary, json: Bool) {
+        let removed = max(0, before.count - after.count)
+        let freed = max(0, before.bytes - after.bytes)
+        if json {
+            var line = after.jsonLine
+            line.add("removed", removed)
+            line.add("freedBytes", freed)
+            print(line.text)
+        } else {
+            print("Removed \(removed) entries (\(ByteCountText.format(freed))).")
+            print(after.readable)
+        }
+    }
+}
+
+/// `--cache-dir`, shared by every command that uses the disk cache.
+struct CacheLocation: ParsableArguments {
+    @Option(name: .customLong("cache-dir"),
+            help: "The cache root directory (default: $XDG_CACHE_HOME/webimage or ~/.cache/webimage).")
+    var cacheDir: String?
+
+    /// The root directory: `--cache-dir`, else the library's default.
+    var directory: URL {
+        cacheDir.map { URL(fileURLWithPath: $0, isDirectory: true) } ?? DiskCacheConfig.defaultDirectory
+    }
+
+    /// The disk cache under ``directory`` with the library's default namespace and limits.
+    func makeDiskCache() -> DiskCache {
+        DiskCache(config: DiskCacheConfig(directory: directory))
+    }
+
+    /// An image cache over the same directory, as `get` and `prefetch` use.
+    func makeImageCache() -> ImageCache {
+        ImageCache(namespace: DiskCacheConfig().namespace, directory: directory)
+    }
+}
+
+/// The numbers `cache info` reports.
+struct CacheSummary {
+    let path: String
+    let count: Int
+    let bytes: Int
+    let limit: Int
+
+    init(_ cache: DiskCache) {
+        path = cache.directoryPath
+        count = cache.totalCount
+        bytes = cache.totalSize
+        limit = cache.config.maxDiskSize
+    }
+
+    var jsonLine: JSONLine {
+        var line = JSONLine()
+        line.add("path", path); line.add("count", count); line.add("bytes", bytes); line.add("limit", limit)
+        return line
+    }
+
+    var readable: String {
+        let limitText = limit > 0 ? ByteCountText.format(limit) : "unlimited"
+        return "\(path): \(count) entries, \(ByteCountText.format(bytes)) (limit \(limitText))"
+    }
+}
+
+/// Human-readable byte counts (binary units): `512 B`, `3.4 KiB`, `12.0 MiB`.
+enum ByteCountText {
+    static func format(_ bytes: Int) -> String {
+        let units = ["B", "KiB", "MiB", "GiB", "TiB"]
+        var value = Double(bytes)
+        var unit = 0
+        while value >= 1024, unit < units.count - 1 {
+            value /= 1024
+            unit += 1
+        }
+        return unit == 0 ? "\(bytes) B" : String(format: "%.1f", value) + " " + units[unit]
+    }
+}

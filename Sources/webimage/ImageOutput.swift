@@ -1,0 +1,65 @@
+import ArgumentParser
+import Foundation
+import WebImage
+
+/// The formats `get --format` can write.
+enum OutputFormat: String, CaseIterable, ExpressibleByArgument {
+    case png, jpeg, webp, gif
+
+    init?(argument: String) {
+        switch argument.lowercased() {
+        case "jpg": self = .jpeg
+        default: self.init(rawValue: argument.lowercased())
+        }
+    }
+
+    var imageFormat: ImageFormat {
+        switch self {
+        case .png: .png
+        case .jpeg: .jpeg
+        case .webp: .webp
+        case .gif: .gif
+        }
+    }
+}
+
+/// Writes delivered images to files: in the asked format, else the file name's, else the source's.
+enum ImageOutput {
+    /// The format to write `image` to `path` in.
+    static func format(for path: String, requested: OutputFormat?, image: Image) -> ImageFormat {
+        if let requested { return requested.imageFormat }
+        let byName = ImageFormat(fileExtension: (path as NSString).pathExtension)
+        if byName != .undefined, CodersManager.shared.canEncode(to: byName) { return byName }
+        return CodersManager.defaultEncodingFormat(for: image)
+    }
+
+    /// Writes `image` to `path` as `format`. The downloaded bytes are written as they are when
+    /// they already hold exactly this image in this format; otherwise the image is encoded.
+    static func write(_ image: Image, originalData: Data?, to path: String, as format: ImageFormat) throws {
+        let data: Data
+        if let originalData, ImageFormat.detect(originalData) == format {
+            data = originalData
+        } else {
+            data = try CodersManager.shared.encode(image, as: format, options: EncodeOptions(compressionQuality: 0.9))
+        }
+        do {
+            try data.write(to: URL(fileURLWithPath: path), options: .atomic)
+        } catch {
+            throw WebImageError(.encodingFailed, "Cannot write \(path): \(error.localizedDescription)")
+        }
+    }
+
+    /// Distinct file names in `directory` for `urls`, in order: the URL's last path component
+    /// with the extension of the format written (added later), de-duplicated with `-2`, `-3`, ….
+    static func baseNames(for urls: [URL]) -> [String] {
+        var used: [String: Int] = [:]
+        return urls.map { url in
+            var stem = (url.lastPathComponent as NSString).deletingPathExtension
+            stem = String(stem.map { $0.isLetter || $0.isNumber || "-_.".contains($0) ? $0 : "_" })
+            if stem.isEmpty || stem == "/" || stem.hasPrefix(".") { stem = "image" + stem }
+            let seen = used[stem, default: 0] + 1
+            used[stem] = seen
+            return seen == 1 ? stem : "\(stem)-\(seen)"
+        }
+    }
+}

@@ -1,0 +1,103 @@
+import ArgumentParser
+import Foundation
+import WebImage
+
+/// The flags `get` and `prefetch` share: how to load (options, headers, timeouts), what to
+/// deliver (thumbnail, transform) and which cache to use.
+struct LoadOptions: ParsableArguments {
+    @OptionGroup var location: CacheLocation
+
+    @Option(name: .customLong("option"),
+            help: "A WebImageOptions name in lowerCamelCase (retryFailed, refreshCached, fromCacheOnly, …); repeatable.")
+    var optionNames: [String] = []
+
+    @Option(name: .customLong("transform"),
+            help: "resize:WxH[:fill|fit|aspectFill], crop:X,Y,W,H, round:RADIUS[:BORDER[:#RRGGBBAA]], flip:h|v|hv, rotate:DEGREES[:fit], tint:#RRGGBBAA or blur:RADIUS; repeat to chain in order.")
+    var transformSpecs: [String] = []
+
+    @Option(name: .customLong("header"), help: "A request header \"Name: value\"; repeatable.")
+    var headerSpecs: [String] = []
+
+    @Option(help: "Decode to fit WxH pixels (a thumbnail, cached under its own key), e.g. 256x256.")
+    var thumbnail: String?
+
+    @Option(help: "Download timeout in seconds (default 15).")
+    var timeout: Double?
+
+    @Option(name: .customLong("max-concurrent"), help: "At most this many downloads at once (default 6).")
+    var maxConcurrent: Int?
+
+    mutating func validate() throws {
+        _ = try options()
+        _ = try TransformSpec.transformer(for: transformSpecs)
+        _ = try headers()
+        if let thumbnail, PixelSize(parsing: thumbnail) == nil {
+            throw ValidationError("Bad --thumbnail '\(thumbnail)': expected WxH with positive whole numbers.")
+        }
+        if let timeout, !(timeout.isFinite && timeout > 0) {
+            throw ValidationError("Bad --timeout '\(timeout)': expected a positive number of seconds.")
+        }
+        if let maxConcurrent, maxConcurrent < 1 {
+            throw ValidationError("Bad --max-concurrent '\(maxConcurrent)': expected a whole number ≥ 1.")
+        }
+    }
+
+    /// The `--option` names as one option set; a usage error naming the first unknown name.
+    func options() throws -> WebImageOptions {
+        try optionNames.reduce(into: WebImageOptions()) { set, name in
+            guard let option = WebImageOptions(name: name) else {
+                let known = WebImageOptions.named.map(\.name).joined(separator: ", ")
+                throw ValidationError("Unknown --option '\(name)'. Known options: \(known).")
+            }
+            set.insert(option)
+        }
+    }
+
+    /// The `--header` values as name/value pairs; a usage error naming a malformed one.
+    func headers() throws -> [HTTPHeaderField] {
+        try headerSpecs.map { spec in
+            guard let colon = spec.firstIndex(of: ":") else {
+                throw ValidationError("Bad --header '\(spec)': expected \"Name: value\".")
+            }
+            let name = spec[..<colon].trimmingCharacters(in: .whitespaces)
+            let value = spec[spec.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            let allowed = CharacterSet(charactersIn: "!#$%&'*+-.^_`|~").union(.alphanumerics)
+            guard !name.isEmpty, name.unicodeScalars.allSatisfy({ $0.isASCII && allowed.contains($0) }),
+                  !value.contains(where: { $0 == "\r" || $0 == "\n" }) else {
+                throw ValidationError("Bad --header '\(spec)': the name must be an HTTP token and the value one line.")
+            }
+            return HTTPHeaderField(name: name, value: value)
+        }
+    }
+
+    /// A downloader with `--timeout`, `--max-concurrent` and the `--header` values. The caller
+    /// must shut it down.
+    func makeDownloader() throws -> ImageDownloader {
+        var config = DownloaderConfig.default
+        if let timeout { config.downloadTimeout = timeout }
+        if let maxConcurrent { config.maxConcurrentDownloads = maxConcurrent }
+        config.allowInvalidSSLCertificates = try options().contains(.allowInvalidSSLCertificates)
+        let downloader = ImageDownloader(config: config)
+        for header in try headers() { downloader.setHeader(header.value, for: header.name) }
+        return downloader
+    }
+}
+
+/// The loading stack a command uses: its own downloader (for `file:` and `data:` URLs too) and
+/// an image cache over `--cache-dir`.
+struct LoadingStack {
+    let downloader: ImageDownloader
+    let loaders: LoadersManager
+    let cache: ImageCache
+
+    init(_ options: LoadOptions) throws {
+        downloader = try options.makeDownloader()
+        loaders = LoadersManager(loaders: [downloader, FileImageLoader(), DataURLImageLoader()])
+        cache = options.location.makeImageCache()
+    }
+
+    /// Closes the downloader's HTTP client (required before the process ends).
+    func shutdown() async {
+        try? await downloader.shutdown()
+    }
+}
