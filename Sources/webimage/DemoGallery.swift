@@ -12,13 +12,14 @@ struct DemoItem: Sendable {
 /// The demo's offline gallery, made with the library's own encoders: photo-like JPEGs (gradients,
 /// soft shapes and grain), PNGs with alpha, and animated GIFs and WebPs. Deterministic per index.
 enum DemoGallery {
-    /// `count` items; of every ten: six JPEG photos, two PNGs with alpha, one GIF and one WebP animation.
+    /// `count` items; of every ten: six JPEG photos, two PNGs with alpha, one GIF and one WebP
+    /// animation (the first five already hold every kind).
     static func make(count: Int) throws -> [DemoItem] {
         try (0..<count).map { index in
             switch index % 10 {
-            case 3, 7: return try item(index, .png, Image(bitmap: DemoPainter.sticker(index, width: 320, height: 320)))
-            case 5: return try item(index, .gif, animation(index, frames: 8))
-            case 9: return try item(index, .webp, animation(index, frames: 8))
+            case 1, 6: return try item(index, .png, Image(bitmap: DemoPainter.sticker(index, width: 320, height: 320)))
+            case 2: return try item(index, .gif, animation(index, frames: 8))
+            case 4: return try item(index, .webp, animation(index, frames: 8))
             default:
                 let width = [640, 800, 960, 720][index % 4]
                 return try item(index, .jpeg, Image(bitmap: DemoPainter.photo(index, width: width, height: width * 3 / 4)))

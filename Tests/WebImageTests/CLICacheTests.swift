@@ -1,0 +1,68 @@
+import Foundation
+import Testing
+@testable import WebImage
+
+@Suite("CLI cache and prefetch")
+struct CLICacheTests {
+    @Test func prefetchFillsTheCacheThatInfoCountsAndClearEmpties() async throws {
+        let dir = try CLIProcess.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let png = try CLIProcess.pngFixture()
+        try await withTestOrigin { origin in
+            origin.setRoute("/a.png", .data(png, contentType: "image/png"))
+            origin.setRoute("/b.png", .data(try CLIProcess.pngFixture(width: 20, height: 20), contentType: "image/png"))
+            let list = dir.appendingPathComponent("urls.txt")
+            try "# pictures\n\(origin.url("/b.png"))\n\n".write(to: list, atomically: true, encoding: .utf8)
+
+            let empty = try await CLIProcess.run(["cache", "info", "--cache-dir", dir.path, "--json"])
+            #expect(empty.status == 0)
+            let before = try empty.object(0)
+            #expect(before["count"] as? Int == 0 && before["bytes"] as? Int == 0)
+            #expect(before["path"] as? String == dir.appendingPathComponent("default").path)
+            #expect(before["limit"] as? Int == DiskCacheConfig().maxDiskSize)
+
+            let prefetch = try await CLIProcess.run(["prefetch", origin.url("/a.png").absoluteString, "--file", list.path,
+                                                     "--cache-dir", dir.path, "--json"])
+            #expect(prefetch.status == 0, "\(prefetch.stderr)")
+            let summary = try prefetch.object(0)
+            #expect(summary["total"] as? Int == 2 && summary["finished"] as? Int == 2)
+            #expect(summary["skipped"] as? Int == 0)
+            #expect(summary["ms"] is Double)
+
+            let info = try await CLIProcess.run(["cache", "info", "--cache-dir", dir.path, "--json"])
+            let counted = try info.object(0)
+            #expect(counted["count"] as? Int == 2)
+            #expect((counted["bytes"] as? Int ?? 0) >= png.count)
+
+            let cached = try await CLIProcess.run(["get", origin.url("/a.png").absoluteString, "--cache-dir", dir.path,
+                                                   "--option", "fromCacheOnly", "--json"])
+            #expect(try cached.object(0)["cacheType"] as? String == "disk")
+
+            let clean = try await CLIProcess.run(["cache", "clean", "--cache-dir", dir.path, "--json"])
+            #expect(clean.status == 0)
+            #expect(try clean.object(0)["count"] as? Int == 2)
+
+            let clear = try await CLIProcess.run(["cache", "clear", "--cache-dir", dir.path, "--json"])
+            #expect(clear.status == 0)
+            let cleared = try clear.object(0)
+            #expect(cleared["removed"] as? Int == 2 && cleared["count"] as? Int == 0)
+            let after = try await CLIProcess.run(["cache", "info", "--cache-dir", dir.path, "--json"])
+            #expect(try after.object(0)["count"] as? Int == 0)
+            #expect(origin.requestCount("/a.png") == 1)
+        }
+    }
+
+    @Test func prefetchCountsFailuresAsSkipped() async throws {
+        let dir = try CLIProcess.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try await withTestOrigin { origin in
+            origin.setRoute("/a.png", .data(try CLIProcess.pngFixture(), contentType: "image/png"))
+            let run = try await CLIProcess.run(["prefetch", origin.url("/a.png").absoluteString,
+                                                origin.url("/gone.png").absoluteString, "--cache-dir", dir.path, "--json"])
+            #expect(run.status == 1)
+            let summary = try run.object(0)
+            #expect(summary["total"] as? Int == 2 && summary["finished"] as? Int == 2)
+            #expect(summary["skipped"] as? Int == 1)
+        }
+    }
+}

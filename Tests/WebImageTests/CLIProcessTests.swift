@@ -1,0 +1,86 @@
+import Foundation
+import Synchronization
+import Testing
+@testable import WebImage
+
+/// What one run of the built `webimage` produced.
+struct CLIRun {
+    let status: Int32
+    let stdout: String
+    let stderr: String
+
+    var lines: [String] { stdout.split(separator: "\n").map(String.init) }
+
+    /// Line `index` of stdout parsed as a JSON object.
+    func object(_ index: Int) throws -> [String: Any] {
+        let line = try #require(index < lines.count ? lines[index] : nil, "no stdout line \(index): \(stdout) \(stderr)")
+        return try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+    }
+}
+
+/// Runs the built CLI without blocking the test's threads (the loopback origin serves on the
+/// same cooperative pool), with its own cache home so it never touches the user's cache.
+enum CLIProcess {
+    static func run(_ arguments: [String], timeout: Duration = .seconds(120)) async throws -> CLIRun {
+        let executable = try #require(webimageExecutable(), "build the webimage executable (swift build) first")
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("webimage-cli-run-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let outURL = scratch.appendingPathComponent("stdout"), errURL = scratch.appendingPathComponent("stderr")
+        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        let outHandle = try FileHandle(forWritingTo: outURL), errHandle = try FileHandle(forWritingTo: errURL)
+        defer { try? outHandle.close(); try? errHandle.close() }
+
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        process.standardOutput = outHandle
+        process.standardError = errHandle
+        var environment = ProcessInfo.processInfo.environment
+        environment["XDG_CACHE_HOME"] = scratch.appendingPathComponent("xdg").path
+        process.environment = environment
+        let watchdog = Task {
+            try await Task.sleep(for: timeout)
+            process.terminate()
+        }
+        defer { watchdog.cancel() }
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            process.terminationHandler = { _ in continuation.resume() }
+            do {
+                try process.run()
+            } catch {
+                process.terminationHandler = nil
+                continuation.resume(throwing: error)
+            }
+        }
+        return CLIRun(status: process.terminationStatus,
+                      stdout: String(decoding: try Data(contentsOf: outURL), as: UTF8.self),
+                      stderr: String(decoding: try Data(contentsOf: errURL), as: UTF8.self))
+    }
+
+    /// A fresh directory for one test's cache and outputs; the caller removes it.
+    static func temporaryDirectory() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("webimage-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    /// The quadrants picture (64×48) as PNG bytes.
+    static func pngFixture(width: Int = 64, height: Int = 48) throws -> [UInt8] {
+        [UInt8](try CodersManager.shared.encode(Image(bitmap: TestBitmaps.quadrants(width: width, height: height)),
+                                                as: .png, options: .default))
+    }
+}
+
+@Suite("CLI process")
+struct CLIProcessTests {
+    @Test func versionAndHelpExitZero() async throws {
+        let version = try await CLIProcess.run(["--version"])
+        #expect(version.status == 0)
+        #expect(version.stdout.contains(WebImageVersion.string))
+        let help = try await CLIProcess.run(["get", "--help"])
+        #expect(help.status == 0)
+        #expect(help.stdout.contains("--transform"))
+    }
+}

@@ -1,0 +1,33 @@
+import Foundation
+import Testing
+@testable import WebImage
+
+@Suite("CLI usage errors")
+struct CLIUsageTests {
+    /// Each bad invocation exits 2 and its message names the bad token.
+    @Test(arguments: [
+        (["get", "http://127.0.0.1:9/a.png", "--option", "noSuchOption"], "noSuchOption"),
+        (["get", "http://127.0.0.1:9/a.png", "--transform", "warp:3"], "warp:3"),
+        (["get", "http://127.0.0.1:9/a.png", "--transform", "resize:axb"], "resize:axb"),
+        (["get", "http://127.0.0.1:9/a.png", "--transform", "crop:1,2,3"], "crop:1,2,3"),
+        (["get", "http://127.0.0.1:9/a.png", "--transform", "flip:x"], "flip:x"),
+        (["get", "http://127.0.0.1:9/a.png", "--transform", "tint:#12"], "tint:#12"),
+        (["get", "http://127.0.0.1:9/a.png", "--header", "NoColonHere"], "NoColonHere"),
+        (["get", "http://127.0.0.1:9/a.png", "--thumbnail", "0x5"], "0x5"),
+        (["get", "http://127.0.0.1:9/a.png", "--format", "bmp"], "bmp"),
+        (["get", "http://127.0.0.1:9/a.png", "--max-concurrent", "0"], "0"),
+        (["get", "http://127.0.0.1:9/a.png", "--frobnicate"], "--frobnicate"),
+        (["get", "not a url"], "not a url"),
+        (["get", "http://127.0.0.1:9/a.png", "http://127.0.0.1:9/b.png", "-o", "x.png"], "-o"),
+        (["prefetch"], "--file"),
+        (["cache", "frob"], "frob"),
+        (["demo", "--count", "0"], "0"),
+        (["decode", "--thumbnail", "big", "x.png"], "big"),
+    ])
+    func badTokenExitsTwo(arguments: [String], token: String) async throws {
+        let run = try await CLIProcess.run(arguments)
+        #expect(run.status == 2, "\(arguments): \(run.stderr)")
+        #expect(run.stderr.contains(token), "\(arguments): \(run.stderr)")
+        #expect(run.stdout.isEmpty)
+    }
+}
