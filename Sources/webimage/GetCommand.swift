@@ -86,7 +86,7 @@ struct GetCommand: AsyncParsableCommand {
 
     /// Loads one URL and writes it out when asked.
     private static func fetch(_ url: URL, manager: ImageManager, options: WebImageOptions, context: WebImageContext,
-                              destination: String?, format: OutputFormat?) async -> GetReport {
+                              destination: OutputTarget?, format: OutputFormat?) async -> GetReport {
         let start = ContinuousClock.now
         var report = GetReport(url: url)
         do {
@@ -96,9 +96,9 @@ struct GetCommand: AsyncParsableCommand {
             report.cacheType = result.cacheType
             report.bytes = result.byteCount
             if let destination {
-                let outputFormat = ImageOutput.format(for: destination, requested: format, image: image)
-                let path = (destination as NSString).pathExtension.isEmpty
-                    ? destination + "." + outputFormat.fileExtension : destination
+                let outputFormat = ImageOutput.format(for: destination.path, requested: format, image: image)
+                let path = destination.appendsExtension
+                    ? destination.path + "." + outputFormat.fileExtension : destination.path
                 // The downloaded bytes are the image itself only when nothing reshaped it.
                 let reshaped = options.contains(.decodeFirstFrameOnly) || options.contains(.scaleDownLargeImages)
                 try ImageOutput.write(image, originalData: reshaped ? nil : result.data, to: path, as: outputFormat)
@@ -111,16 +111,18 @@ struct GetCommand: AsyncParsableCommand {
         return report
     }
 
-    /// Where each URL's image goes: `-o`, a name under `--out-dir` (extension added when
-    /// written), or nowhere.
-    private func outputPaths(for urls: [URL]) throws -> [String?] {
-        if let output { return [output] }
+    /// Where each URL's image goes: exactly `-o`, a name under `--out-dir` (the written format's
+    /// extension added), or nowhere.
+    private func outputPaths(for urls: [URL]) throws -> [OutputTarget?] {
+        if let output { return [OutputTarget(path: output, appendsExtension: false)] }
         guard let outDir else { return urls.map { _ in nil } }
         do {
             try FileManager.default.createDirectory(atPath: outDir, withIntermediateDirectories: true)
         } catch {
             throw ValidationError("Cannot create --out-dir '\(outDir)': \(error.localizedDescription)")
         }
-        return ImageOutput.baseNames(for: urls).map { (outDir as NSString).appendingPathComponent($0) }
+        return ImageOutput.baseNames(for: urls).map {
+            OutputTarget(path: ImageOutput.path($0, in: outDir), appendsExtension: true)
+        }
     }
 }

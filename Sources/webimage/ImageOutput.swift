@@ -23,12 +23,18 @@ enum OutputFormat: String, CaseIterable, ExpressibleByArgument {
     }
 }
 
+/// Where `get` writes one image: a path, and whether the written format's extension is added to it.
+struct OutputTarget: Sendable {
+    let path: String
+    let appendsExtension: Bool
+}
+
 /// Writes delivered images to files: in the asked format, else the file name's, else the source's.
 enum ImageOutput {
     /// The format to write `image` to `path` in.
     static func format(for path: String, requested: OutputFormat?, image: Image) -> ImageFormat {
         if let requested { return requested.imageFormat }
-        let byName = ImageFormat(fileExtension: (path as NSString).pathExtension)
+        let byName = ImageFormat(fileExtension: pathExtension(path))
         if byName != .undefined, CodersManager.shared.canEncode(to: byName) { return byName }
         return CodersManager.defaultEncodingFormat(for: image)
     }
@@ -49,17 +55,32 @@ enum ImageOutput {
         }
     }
 
-    /// Distinct file names in `directory` for `urls`, in order: the URL's last path component
-    /// with the extension of the format written (added later), de-duplicated with `-2`, `-3`, ….
+    /// Distinct file names for `urls`, in order: the URL's last path component without its
+    /// extension (the written format's is added later), made file-name safe and de-duplicated
+    /// with `-2`, `-3`, ….
     static func baseNames(for urls: [URL]) -> [String] {
         var used: [String: Int] = [:]
         return urls.map { url in
-            var stem = (url.lastPathComponent as NSString).deletingPathExtension
-            stem = String(stem.map { $0.isLetter || $0.isNumber || "-_.".contains($0) ? $0 : "_" })
-            if stem.isEmpty || stem == "/" || stem.hasPrefix(".") { stem = "image" + stem }
+            let safe = String(url.lastPathComponent.prefix(80).map { $0.isLetter || $0.isNumber || "-_.".contains($0) ? $0 : "_" })
+            var stem = safe
+            if let dot = safe.lastIndex(of: "."), dot != safe.startIndex { stem = String(safe[..<dot]) }
+            if stem.isEmpty || stem.hasPrefix(".") { stem = "image" + stem }
             let seen = used[stem, default: 0] + 1
             used[stem] = seen
             return seen == 1 ? stem : "\(stem)-\(seen)"
         }
+    }
+
+    /// The extension of the last component of `path` (`"a/b.png"` → `"png"`), without
+    /// Foundation's path code (which traps on some odd strings on Linux).
+    static func pathExtension(_ path: String) -> String {
+        let name = path.split(separator: "/").last.map(String.init) ?? ""
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return "" }
+        return String(name[name.index(after: dot)...])
+    }
+
+    /// `name` inside `directory`.
+    static func path(_ name: String, in directory: String) -> String {
+        directory.hasSuffix("/") ? directory + name : directory + "/" + name
     }
 }
