@@ -91,7 +91,8 @@ enum DemoPainter {
 
     /// Frame `frame` of a ball circling over a gradient (for the animations).
     static func orbit(_ seed: Int, frame: Int, of frames: Int, width: Int, height: Int) -> Bitmap {
-        let back = color(hue: Double(seed % 5) / 5, light: 0.3), ball = color(hue: Double(seed % 5) / 5 + 0.5, light: 0.6)
+        let hue = Double((seed / 10) % 7) / 7 + Double(seed % 10) / 20
+        let back = color(hue: hue, light: 0.3), ball = color(hue: hue + 0.5, light: 0.6)
         let angle = Double(frame) / Double(frames) * 2 * .pi
         let bx = Double(width) / 2 + cos(angle) * Double(width) * 0.3, by = Double(height) / 2 + sin(angle) * Double(height) * 0.3
         let r = Double(height) * 0.15
