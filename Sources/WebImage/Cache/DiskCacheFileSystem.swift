@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import Synchronization
 
 /// The errno-checked POSIX file operations the disk cache is built on.
 ///
@@ -64,8 +65,15 @@ enum DiskCacheFileSystem {
     /// Writes `data` to a new hidden temporary file in `directory`, stamps both its access and
     /// modification dates with `date`, and returns its path. On failure nothing is left behind.
     static func writeTemporaryFile(_ data: Data, inDirectory directory: String, date: Double) throws(Failure) -> String {
-        let path = directory + "/" + temporaryPrefix + randomSuffix()
-        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        var path = ""
+        var fd: Int32 = -1
+        // O_EXCL makes a clash harmless; it can only come from another process with the same
+        // random token, so a few fresh names always suffice.
+        for _ in 0..<4 {
+            path = directory + "/" + temporaryPrefix + uniqueSuffix()
+            fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+            if fd >= 0 || errno != EEXIST { break }
+        }
         guard fd >= 0 else { throw Failure() }
         var failure: Failure?
         data.withUnsafeBytes { buffer in
@@ -145,7 +153,12 @@ enum DiskCacheFileSystem {
         return Glibc.timespec(tv_sec: Int(whole), tv_nsec: nanos)
     }
 
-    private static func randomSuffix() -> String {
-        String(UInt64.random(in: .min ... .max), radix: 36) + String(UInt64.random(in: .min ... .max), radix: 36)
+    /// A random token per process plus a counter: unique names without a `getrandom` call per write.
+    private static func uniqueSuffix() -> String {
+        processToken + "-" + String(temporaryCounter.add(1, ordering: .relaxed).newValue, radix: 36)
     }
+
+    private static let processToken = String(UInt64.random(in: .min ... .max), radix: 36)
+        + String(UInt64.random(in: .min ... .max), radix: 36)
+    private static let temporaryCounter = Atomic<UInt64>(0)
 }

@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// A decoded raster in the library's one pixel layout: 8-bit RGBA, **straight (non-premultiplied)
 /// alpha**, rows top to bottom, `width * 4` bytes per row, no padding.
 ///
@@ -46,6 +50,7 @@ public struct Bitmap: Sendable, Hashable {
         precondition(width > 0 && height > 0, "Bitmap dimensions must be positive")
         let count = width * height * 4
         let bytes = try [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+            BitmapMemory.prepare(buffer)
             try body(buffer)
             initialized = count
         }
@@ -70,4 +75,39 @@ public struct Bitmap: Sendable, Hashable {
             return false
         }
     }
+}
+
+/// Makes fresh pixel memory cheap to fill. A large buffer straight from the allocator is
+/// untouched virtual memory, and filling it costs one page fault per 4 KiB: for a 1024×768
+/// image, 768 faults, more kernel time than the JPEG decode's own work is worth. Asking the
+/// kernel to map the pages in one call (`MADV_POPULATE_WRITE`, Linux 5.14) does the same work
+/// without a trap per page. Advice only: an older kernel says EINVAL, and the contents are unchanged.
+enum BitmapMemory {
+    /// Smaller buffers are usually recycled heap memory that is already mapped (128 KiB is also
+    /// where glibc starts giving each allocation its own fresh mapping).
+    static let threshold = 128 * 1024
+    /// Bytes mapped per call (64 pages).
+    static let populateStep = 256 * 1024
+
+    static func prepare(_ buffer: UnsafeMutableBufferPointer<UInt8>) {
+        #if canImport(Glibc)
+        guard buffer.count >= threshold, let base = buffer.baseAddress, pageSize > 0 else { return }
+        let page = pageSize
+        let start = UInt(bitPattern: base), end = start + UInt(buffer.count)
+        // Whole pages inside the buffer only: the allocator's header page is not ours to advise.
+        let first = (start + page - 1) & ~(page - 1), last = end & ~(page - 1)
+        // In steps, because each call holds the process's address-space lock for reading: another
+        // thread's allocation (an mmap, which needs it for writing) then waits for one step only.
+        var from = first
+        while from < last {
+            let length = min(last - from, UInt(populateStep))
+            guard madvise(UnsafeMutableRawPointer(bitPattern: from), Int(length), MADV_POPULATE_WRITE) == 0 else { return }
+            from += length
+        }
+        #endif
+    }
+
+    #if canImport(Glibc)
+    private static let pageSize = UInt(max(0, sysconf(Int32(_SC_PAGESIZE))))
+    #endif
 }

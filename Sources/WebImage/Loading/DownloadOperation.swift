@@ -6,8 +6,8 @@ import Synchronization
 ///
 /// Callers join while it is queued, running or decoding. Each gets its own decode (one per
 /// distinct decode options); cancelling one caller ends only that caller unless it is the last,
-/// which cancels the HTTP request. Every callback goes through one serial queue per download,
-/// enqueued under the state lock, so no caller sees anything after its final result.
+/// which cancels the HTTP request. Every callback goes through one ``SerialCallbacks`` per
+/// download, queued under the state lock, so no caller sees anything after its final result.
 final class DownloadOperation: Sendable {
     enum Phase: Sendable { case queued, running, decoding, finished }
 
@@ -26,7 +26,7 @@ final class DownloadOperation: Sendable {
     /// Order of creation, for FIFO / LIFO.
     let sequence: UInt64
     private let fetcher: HTTPFetcher
-    private let callbacks: DispatchQueue
+    private let callbacks = SerialCallbacks()
     private let partialDecoder: PartialImageDecoder?
     let state: Mutex<State>
 
@@ -35,7 +35,6 @@ final class DownloadOperation: Sendable {
         self.plan = plan
         self.sequence = sequence
         self.fetcher = fetcher
-        self.callbacks = DispatchQueue(label: "WebImage.download.callbacks")
         let progressive = plan.progressiveLoad && plan.decryptor == nil
         self.partialDecoder = progressive
             ? PartialImageDecoder(coder: plan.coder, options: plan.partialDecodeOptions) : nil
@@ -78,6 +77,7 @@ final class DownloadOperation: Sendable {
             state.metrics.endedAt = Date()
             return (state.task, true)
         }
+        callbacks.drainElsewhere()
         task?.cancel()
         if wasLast { DownloadInstrumentation.cancelled(url: url, logger: fetcher.logger) }
         return wasLast
@@ -94,6 +94,7 @@ final class DownloadOperation: Sendable {
             state.metrics.endedAt = Date()
             return state.task
         }
+        callbacks.drainElsewhere()
         task?.cancel()
     }
 
@@ -101,16 +102,19 @@ final class DownloadOperation: Sendable {
 
     /// Starts the download; `ended` runs when the network part is over. False if it was cancelled first.
     func start(ended: @escaping @Sendable (DownloadOperation) -> Void) -> Bool {
-        state.withLock { state in
+        defer { callbacks.drainElsewhere() }
+        return state.withLock { state in
             guard state.phase == .queued else { return false }
             state.phase = .running
             state.metrics.startedAt = Date()
             for handler in state.handlers {
-                if let progress = handler.progress { callbacks.async { [url] in progress(0, -1, url) } }
+                if let progress = handler.progress { callbacks.enqueue { [url] in progress(0, -1, url) } }
             }
             state.task = Task { [self] in
                 await run()
                 ended(self)
+                // The final results, inline: no hop to another thread, and the slot is already free.
+                callbacks.drainHere()
             }
             return true
         }
@@ -153,6 +157,7 @@ final class DownloadOperation: Sendable {
         }
         var decoded: [DecodeOptions: Result<Image, WebImageError>] = [:]
         while let options = nextDecodeOptions() {
+            callbacks.drainElsewhere() // earlier results go out while this decode runs
             let result = decoded[options]
                 ?? LoaderDecoding.decode(data, url: url, coder: plan.coder, options: options).mapError { error in
                     var error = error
@@ -210,7 +215,7 @@ final class DownloadOperation: Sendable {
     /// Call with the state lock held.
     private func enqueueCompletion(_ handler: DownloadHandler, _ result: ImageLoadResult) {
         let completion = handler.completion
-        callbacks.async { completion(result) }
+        callbacks.enqueue { completion(result) }
     }
 
     // MARK: - Observing
@@ -256,10 +261,11 @@ extension DownloadOperation: FetchObserver {
             }
             for handler in state.handlers {
                 if let progress = handler.progress {
-                    callbacks.async { [url] in progress(received, expected, url) }
+                    callbacks.enqueue { [url] in progress(received, expected, url) }
                 }
             }
         }
+        callbacks.drainElsewhere()
     }
 
     /// Decodes `buffer` as a partial image unless a partial decode is already running.
@@ -280,6 +286,7 @@ extension DownloadOperation: FetchObserver {
                                              response: state.response)
                 for handler in state.handlers { enqueueCompletion(handler, result) }
             }
+            callbacks.drainElsewhere()
         }
     }
 }
