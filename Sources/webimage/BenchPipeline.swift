@@ -1,30 +1,38 @@
 import Foundation
 import WebImage
 
-/// The download → disk cache → decode → memory cache pipeline `webimage bench` times.
+/// What `webimage bench` times: loads through one ``ImageManager`` over an ``ImageCache`` in the
+/// bench's cache directory (memory cache, disk cache, downloader, decode — the library's real
+/// pipeline, as an application would use it).
 struct BenchPipeline: Sendable {
     let downloader: ImageDownloader
-    let disk: DiskCache
-    let memory: MemoryCache
+    let cache: ImageCache
+    let manager: ImageManager
     let context: WebImageContext
-    let decodeOptions: DecodeOptions
     let concurrency: Int
 
     init(downloader: ImageDownloader, cacheDirectory: URL, thumbnail: Int, concurrency: Int) {
         self.downloader = downloader
-        var diskConfig = DiskCacheConfig(directory: cacheDirectory, namespace: "bench")
-        diskConfig.maxDiskSize = 4 << 30
-        disk = DiskCache(config: diskConfig)
-        memory = MemoryCache(costLimit: 4 << 30)
-        memory.maxEntryFraction = 1
+        var config = ImageCacheConfig()
+        config.maxMemoryCost = 4 << 30
+        config.disk.maxDiskSize = 4 << 30
+        cache = ImageCache(namespace: "bench", directory: cacheDirectory, config: config)
+        cache.memoryCache.maxEntryFraction = 1
+        manager = ImageManager(cache: cache, loader: downloader)
         var context = WebImageContext()
         if thumbnail > 0 { context.thumbnailPixelSize = PixelSize(width: thumbnail, height: thumbnail) }
         self.context = context
-        decodeOptions = context.decodeOptions(for: [], cacheKey: nil)
         self.concurrency = concurrency
     }
 
-    func clearDisk() { disk.removeAll() }
+    /// Empties the disk cache and waits until it is empty.
+    func clearDisk() async { await cache.clear(cacheType: .disk) }
+
+    /// Opens the disk cache (loads its index) so the timed part starts warm.
+    func openDisk() { _ = cache.totalDiskCount }
+
+    /// Waits until every disk write asked for so far has finished.
+    func flushDisk() { _ = cache.totalDiskCount }
 
     /// Runs `body` and returns its wall time in seconds.
     func timed(_ body: () async throws -> Void) async throws -> Double {
@@ -34,33 +42,18 @@ struct BenchPipeline: Sendable {
         return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
     }
 
-    /// Cold: download each URL, write its bytes to disk, keep the decoded image in memory.
-    func loadFromNetwork(_ urls: [URL]) async throws {
+    /// Loads every URL through the manager, `requiring` where each image must come from.
+    func load(_ urls: [URL], requiring expected: ImageCacheType) async throws {
         try await forEach(urls) { url in
-            let result = try await downloader.loadImage(url, context: context)
-            guard let image = result.image, let data = result.data else {
-                throw BenchFailure(url: url, reason: "no image")
+            let result: ImageManagerResult
+            do {
+                result = try await manager.image(for: url, context: context)
+            } catch {
+                throw BenchFailure(url: url, reason: "\(error)")
             }
-            try disk.setData(data, forKey: url.absoluteString)
-            memory.set(image, forKey: url.absoluteString)
-        }
-    }
-
-    /// Warm disk: read each URL's bytes from disk and decode them into memory; no network.
-    func loadFromDisk(_ urls: [URL]) async throws {
-        try await forEach(urls) { url in
-            guard let data = disk.data(forKey: url.absoluteString) else {
-                throw BenchFailure(url: url, reason: "not in the disk cache (run cold first)")
+            guard result.cacheType == expected else {
+                throw BenchFailure(url: url, reason: "came from \(result.cacheType), expected \(expected)")
             }
-            let image = try CodersManager.shared.decode(data, options: decodeOptions)
-            memory.set(image, forKey: url.absoluteString)
-        }
-    }
-
-    /// Warm memory: every URL must be a memory hit.
-    func loadFromMemory(_ urls: [URL]) throws {
-        for url in urls where memory.get(forKey: url.absoluteString) == nil {
-            throw BenchFailure(url: url, reason: "memory miss")
         }
     }
 

@@ -20,9 +20,11 @@ struct ImageCacheHarness {
         cache = ImageCache(namespace: namespace, directory: sandbox.root, config: config)
     }
 
-    /// Waits until the I/O queue and then the callback queue have run everything queued so far.
+    /// Waits until the I/O queue, the decode queue and then the callback queue have run everything
+    /// queued so far.
     func drain() {
         cache.ioQueue.sync {}
+        ImageCache.decodeQueue.sync(flags: .barrier) {}
         callbacks.sync {}
     }
 

@@ -61,7 +61,9 @@ extension ImageCache {
         return token
     }
 
-    /// Runs the disk step on the I/O queue, sharing one read and decode between equal queries.
+    /// Runs the disk step, sharing one read and decode between equal queries: the read on the
+    /// serial I/O queue (in order with writes), the decode on a concurrent queue, so disk hits
+    /// decode on every core.
     private func startDiskQuery(_ request: ImageCacheDiskQueryKey, context: WebImageContext,
                                 token: ImageCacheQueryToken) {
         // Only a known coder instance (or the shared manager) makes two decodes interchangeable.
@@ -69,19 +71,31 @@ extension ImageCache {
         guard shareable else {
             ioQueue.async {
                 guard !token.isFinished else { return }
-                token.finish(self.performDiskQuery(request, context: context), synchronously: false)
+                let read = self.diskImageDataAndSource(forKey: request.key)
+                Self.decodeQueue.async {
+                    guard !token.isFinished else { return }
+                    token.finish(self.decodeDiskQuery(request, read, context: context, onIOQueue: false),
+                                 synchronously: false)
+                }
             }
             return
         }
         guard inFlightQueries.join(request, token) else { return }
         ioQueue.async {
             guard self.inFlightQueries.hasLiveWaiters(request) else { return }
-            let result = self.performDiskQuery(request, context: context)
-            for waiter in self.inFlightQueries.finish(request) {
-                waiter.finish(result, synchronously: false)
+            let read = self.diskImageDataAndSource(forKey: request.key)
+            Self.decodeQueue.async {
+                let result = self.decodeDiskQuery(request, read, context: context, onIOQueue: false)
+                for waiter in self.inFlightQueries.finish(request) {
+                    waiter.finish(result, synchronously: false)
+                }
             }
         }
     }
+
+    /// Where disk hits are decoded: concurrent, off the I/O queue.
+    static let decodeQueue = DispatchQueue(label: "webimage.imagecache.decode", qos: .userInitiated,
+                                           attributes: .concurrent)
 
     private func diskQueryKey(key: String, memoryKey: String, options: WebImageOptions,
                               context: WebImageContext) -> ImageCacheDiskQueryKey {
@@ -93,9 +107,16 @@ extension ImageCache {
                                       coder: coder, promotes: promotesToMemory(context))
     }
 
-    /// Reads, decodes and promotes; runs on the I/O queue (or inline in a synchronous query).
+    /// Reads, decodes and promotes, inline on the I/O queue (synchronous queries).
     func performDiskQuery(_ request: ImageCacheDiskQueryKey, context: WebImageContext) -> ImageCacheQueryResult {
-        guard let (data, fromDiskCache) = diskImageDataAndSource(forKey: request.key) else {
+        decodeDiskQuery(request, diskImageDataAndSource(forKey: request.key), context: context, onIOQueue: true)
+    }
+
+    /// Decodes and promotes what a disk read found. Corrupt bytes are a miss and their entry is
+    /// removed (on the I/O queue, and only if the entry still holds those bytes).
+    func decodeDiskQuery(_ request: ImageCacheDiskQueryKey, _ read: (data: Data, fromDiskCache: Bool)?,
+                         context: WebImageContext, onIOQueue: Bool) -> ImageCacheQueryResult {
+        guard let (data, fromDiskCache) = read else {
             return ImageCacheQueryResult(cacheType: .disk)
         }
         // Another query may have decoded and promoted this entry since this one was issued.
@@ -109,7 +130,7 @@ extension ImageCache {
             image = try coder.decode(data, options: request.decodeOptions)
         } catch let error as WebImageError where error.code == .badImageData {
             // Corrupt bytes: a miss, and the entry goes so the next load fetches a good copy.
-            if fromDiskCache { diskCache.removeData(forKey: request.key) }
+            if fromDiskCache { removeCorruptEntry(forKey: request.key, data: data, onIOQueue: onIOQueue) }
             return ImageCacheQueryResult(cacheType: .disk)
         } catch {
             // Too large or unsupported here: the bytes are fine, this decode is not possible.
@@ -119,6 +140,14 @@ extension ImageCache {
             memoryCache.set(image, forKey: request.memoryKey)
         }
         return ImageCacheQueryResult(image: image, data: data, cacheType: .disk)
+    }
+
+    private func removeCorruptEntry(forKey key: String, data: Data, onIOQueue: Bool) {
+        guard !onIOQueue else { return diskCache.removeData(forKey: key) }
+        ioQueue.async {
+            // A newer write may have replaced the bad bytes meanwhile: keep it.
+            if self.diskCache.data(forKey: key) == data { self.diskCache.removeData(forKey: key) }
+        }
     }
 
     // MARK: Synchronous getters

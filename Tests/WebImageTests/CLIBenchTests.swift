@@ -1,0 +1,43 @@
+import Foundation
+import Testing
+@testable import WebImage
+
+@Suite("CLI bench subject")
+struct CLIBenchTests {
+    @Test func coldWarmDiskAndWarmMemoryRunThroughTheManager() async throws {
+        let dir = try CLIProcess.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let png = try CLIProcess.pngFixture(width: 40, height: 30)
+        try await withTestOrigin { origin in
+            let paths = (0..<5).map { "set-a/\($0).png" }
+            for path in paths { origin.setRoute("/" + path, .data(png, contentType: "image/png")) }
+            let files = paths.map { "{\"path\":\"\($0)\",\"set\":\"set-a\"}" }.joined(separator: ",")
+            origin.setRoute("/manifest.json", .data(Array("{\"files\":[\(files)]}".utf8),
+                                                    contentType: "application/json"))
+            let base = origin.origin
+            for mode in ["cold", "warm-disk", "warm-memory"] {
+                let run = try await CLIProcess.run(["bench", "--base", base, "--set", "set-a", "--mode", mode,
+                                                    "--cache-dir", dir.path, "--concurrency", "2"])
+                #expect(run.status == 0, "\(mode): \(run.stderr)")
+                let line = try run.object(0)
+                #expect(line["mode"] as? String == mode && line["images"] as? Int == 5)
+                #expect((line["images_per_s"] as? Double ?? 0) > 0)
+            }
+            // warm-disk needed no network: cold fetched each file once, warm-memory once more.
+            #expect(paths.allSatisfy { origin.requestCount("/" + $0) == 2 })
+        }
+    }
+
+    @Test func warmDiskWithoutAColdRunIsAClearFailure() async throws {
+        let dir = try CLIProcess.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try await withTestOrigin { origin in
+            origin.setRoute("/manifest.json", .data(Array("{\"files\":[{\"path\":\"s/0.png\",\"set\":\"s\"}]}".utf8)))
+            origin.setRoute("/s/0.png", .data(try CLIProcess.pngFixture()))
+            let run = try await CLIProcess.run(["bench", "--base", origin.origin, "--set", "s", "--mode", "warm-disk",
+                                                "--cache-dir", dir.path])
+            #expect(run.status != 0)
+            #expect(run.stderr.contains("expected disk"))
+        }
+    }
+}
