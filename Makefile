@@ -24,7 +24,7 @@ bench: release
 	Benchmarks/run.sh
 
 bench-quick: release
-	Benchmarks/run.sh --quick
+	Benchmarks/run.sh --quick --no-micro
 
 # Micro benchmarks (ordo-one/package-benchmark) in Benchmarks/'s own package.
 bench-micro: install-deps

@@ -1,8 +1,13 @@
 #!/usr/bin/env bash
-# Runs WebImage's decode and thumbnail benchmarks beside the shared harness's C limits and peers,
-# interleaved in one run, and prints a table of medians and ratios.
+# `make bench`: every published number in one go, each beside its peer or limit from the same run.
+#   1. decode and thumbnail: `webimage decode-bench` interleaved with the harness's C limits and
+#      thumbnail peers (table of medians and ratios);
+#   2. pipeline: the harness's run_all.sh with `webimage bench` as the subject (cold, warm-disk,
+#      warm-memory, 256-px thumbnails; the Python peer and the ceiling in the same table);
+#   3. memory hits: package-benchmark micro benchmarks (MemoryCache, ImageManager completion and
+#      async APIs), unless --no-micro.
 #
-#   Benchmarks/run.sh [--quick] [--repeat N] [--harness DIR] [--data DIR]
+#   Benchmarks/run.sh [--quick] [--repeat N] [--harness DIR] [--data DIR] [--no-micro] [--no-pipeline]
 #
 # The harness (dataset generator, TurboJPEG decode limit, vipsthumbnail/Pillow peers) is looked for
 # in $WEBIMAGE_BENCH_HARNESS, else ../shared/bench beside the repository. Without it, only the
@@ -10,14 +15,16 @@
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 harness="${WEBIMAGE_BENCH_HARNESS:-$ROOT/../shared/bench}"
-quick=0 repeat="" data=""
+quick=0 repeat="" data="" micro=1 pipeline=1
 while [ $# -gt 0 ]; do
     case "$1" in
         --quick) quick=1 ;;
+        --no-micro) micro=0 ;;
+        --no-pipeline) pipeline=0 ;;
         --repeat) repeat="$2"; shift ;;
         --harness) harness="$2"; shift ;;
         --data) data="$2"; shift ;;
-        *) echo "usage: $0 [--quick] [--repeat N] [--harness DIR] [--data DIR]" >&2; exit 2 ;;
+        *) echo "usage: $0 [--quick] [--repeat N] [--harness DIR] [--data DIR] [--no-micro] [--no-pipeline]" >&2; exit 2 ;;
     esac
     shift
 done
@@ -46,4 +53,21 @@ for _ in $(seq "$repeat"); do
     run "$bin" decode-bench "$data/jpeg-large" --threads 1 --thumbnail 256
 done
 run "$harness/limits/thumbnail_peers.sh" "$data/jpeg-large" 256
+echo
+echo "== Decode and thumbnail (webimage decode-bench vs the harness's C limits)"
 python3 "$ROOT/Benchmarks/report.py" "$results"
+
+if [ "$pipeline" = 1 ]; then
+    echo
+    echo "== Pipeline through ImageManager (run_all.sh --subject 'webimage bench'; ceiling and Python peer from the same run)"
+    quickflag=""; [ "$quick" = 1 ] && quickflag="--quick"
+    "$harness/run_all.sh" $quickflag --subject "$bin bench" || echo "(some pipeline steps failed; see above)"
+fi
+
+if [ "$micro" = 1 ]; then
+    echo
+    echo "== Memory hits (package-benchmark, p50 per hit)"
+    (cd "$ROOT/Benchmarks" && swift package --allow-writing-to-package-directory benchmark \
+        --filter 'ImageManager.*' --filter 'MemoryCache hit.*' 2>/dev/null) |
+        python3 "$ROOT/Benchmarks/micro_report.py"
+fi
