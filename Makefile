@@ -19,7 +19,8 @@ test: install-deps
 demo: release
 	$(RELEASE_BIN) demo
 
-# Decode and thumbnail benchmarks against the shared harness's C limits (see Benchmarks/README.md).
+# Every published number: decode/thumbnail vs C limits, the pipeline harness (webimage bench as the
+# subject, beside the Python peer and the ceiling) and memory-hit micro benchmarks (Benchmarks/README.md).
 bench: release
 	Benchmarks/run.sh
 
