@@ -42,36 +42,16 @@ struct BenchPipeline: Sendable {
         return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
     }
 
-    /// Loads every URL through the manager, `requiring` where each image must come from.
+    /// Loads every URL through the manager's completion API with at most `concurrency` loads in
+    /// flight, `requiring` where each image must come from. Completions run inline (no queue hop),
+    /// so a memory hit costs what the manager costs, not a task switch.
     func load(_ urls: [URL], requiring expected: ImageCacheType) async throws {
-        try await forEach(urls) { url in
-            let result: ImageManagerResult
-            do {
-                result = try await manager.image(for: url, context: context)
-            } catch {
-                throw BenchFailure(url: url, reason: "\(error)")
-            }
-            guard result.cacheType == expected else {
-                throw BenchFailure(url: url, reason: "came from \(result.cacheType), expected \(expected)")
-            }
-        }
-    }
-
-    /// Runs `body` for every URL with at most `concurrency` in flight.
-    private func forEach(_ urls: [URL], _ body: @escaping @Sendable (URL) async throws -> Void) async throws {
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            var next = 0
-            while next < min(concurrency, urls.count) {
-                let url = urls[next]
-                group.addTask { try await body(url) }
-                next += 1
-            }
-            while try await group.next() != nil, next < urls.count {
-                let url = urls[next]
-                group.addTask { try await body(url) }
-                next += 1
-            }
-            try await group.waitForAll()
+        var context = self.context
+        context.callbackQueue = .immediate
+        let run = BenchRun(urls: urls, concurrency: concurrency, expected: expected, manager: manager,
+                           context: context)
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            run.start(continuation)
         }
     }
 

@@ -1,0 +1,87 @@
+import Foundation
+import Synchronization
+import WebImage
+
+/// One pass of `webimage bench`: keeps `concurrency` manager loads in flight until every URL has
+/// loaded, then resumes the caller (with the first failure, if any).
+final class BenchRun: Sendable {
+    private struct State {
+        var next = 0
+        var inFlight = 0
+        var finished = 0
+        var pumping = false
+        var failure: BenchFailure?
+        var continuation: CheckedContinuation<Void, any Error>?
+    }
+
+    private let urls: [URL]
+    private let concurrency: Int
+    private let expected: ImageCacheType
+    private let manager: ImageManager
+    private let context: WebImageContext
+    private let state = Mutex(State())
+
+    init(urls: [URL], concurrency: Int, expected: ImageCacheType, manager: ImageManager, context: WebImageContext) {
+        self.urls = urls
+        self.concurrency = concurrency
+        self.expected = expected
+        self.manager = manager
+        self.context = context
+    }
+
+    func start(_ continuation: CheckedContinuation<Void, any Error>) {
+        state.withLock { $0.continuation = continuation }
+        pump()
+    }
+
+    /// Starts loads while there is room. Completions that run inline re-enter here; the flag makes
+    /// the outer call do the starting, so the stack never grows with the number of URLs.
+    private func pump() {
+        let claimed = state.withLock { state -> Bool in
+            if state.pumping { return false }
+            state.pumping = true
+            return true
+        }
+        guard claimed else { return }
+        while let url = nextURL() {
+            manager.loadImage(with: url, context: context) { [self] result in finish(url, result) }
+        }
+    }
+
+    /// The next URL to load, or nil (and the pump released) when there is no room or none left.
+    private func nextURL() -> URL? {
+        state.withLock { state in
+            guard state.failure == nil, state.inFlight < concurrency, state.next < urls.count else {
+                state.pumping = false
+                return nil
+            }
+            state.inFlight += 1
+            defer { state.next += 1 }
+            return urls[state.next]
+        }
+    }
+
+    private func finish(_ url: URL, _ result: ImageManagerResult) {
+        let failure: BenchFailure? = if let error = result.error {
+            BenchFailure(url: url, reason: "\(error)")
+        } else if result.image == nil || result.cacheType != expected {
+            BenchFailure(url: url, reason: "came from \(result.cacheType), expected \(expected)")
+        } else {
+            nil
+        }
+        let done = state.withLock { state -> (CheckedContinuation<Void, any Error>, BenchFailure?)? in
+            state.inFlight -= 1
+            state.finished += 1
+            if state.failure == nil, let failure { state.failure = failure }
+            let over = state.finished == urls.count || (state.failure != nil && state.inFlight == 0)
+            guard over, let continuation = state.continuation else { return nil }
+            state.continuation = nil
+            return (continuation, state.failure)
+        }
+        if let (continuation, failure) = done {
+            if let failure { continuation.resume(throwing: failure) } else { continuation.resume() }
+            return
+        }
+        pump()
+    }
+}
