@@ -24,10 +24,7 @@ extension ImageCache {
             return nil
         }
         let memoryKey = memoryKey(forKey: key, context: context)
-        var memoryImage: Image?
-        if cacheType != .disk, let image = memoryCache.get(forKey: memoryKey) {
-            memoryImage = options.contains(.decodeFirstFrameOnly) ? image.firstFrameOnly() : image
-        }
+        let memoryImage = cacheType == .disk ? nil : memoryHit(forKey: memoryKey, options: options)
         if cacheType == .memory || (memoryImage != nil && !options.contains(.queryMemoryData)) {
             completion(ImageCacheQueryResult(image: memoryImage, cacheType: .memory))
             return nil
@@ -151,6 +148,13 @@ extension ImageCache {
     }
 
     // MARK: Synchronous getters
+
+    /// The memory entry for `memoryKey` as a query delivers it (first frame only with
+    /// `decodeFirstFrameOnly`).
+    func memoryHit(forKey memoryKey: String, options: WebImageOptions) -> Image? {
+        guard let image = memoryCache.get(forKey: memoryKey) else { return nil }
+        return options.contains(.decodeFirstFrameOnly) ? image.firstFrameOnly() : image
+    }
 
     /// The image in memory for `key`, or nil. Never touches the disk.
     public func imageFromMemoryCache(forKey key: String?) -> Image? {

@@ -22,7 +22,8 @@ extension ImageManager {
     /// Runs the pipeline, reporting every event (results and the silent end of a refresh).
     func start(_ url: URL?, options: WebImageOptions, context: WebImageContext, progress: ImageLoadProgress?,
                receiver: ImageManagerOperation.Receiver) -> ImageManagerOperation {
-        guard let url, !url.absoluteString.isEmpty else {
+        let absolute = url?.absoluteString ?? ""
+        guard let url, !absolute.isEmpty else {
             let operation = ImageManagerOperation(url: url, callbackQueue: context.callbackQueue ?? .shared,
                                                   delivery: receiver)
             operation.deliverFinal(.failure(WebImageError(.invalidURL, "The image URL is nil or empty."), url: url))
@@ -34,7 +35,7 @@ extension ImageManager {
                                               delivery: receiver)
         guard url.scheme != nil else {
             operation.deliverFinal(.failure(WebImageError(
-                .invalidURL, "\"\(url.absoluteString)\" is not an absolute URL (it has no scheme)."), url: url))
+                .invalidURL, "\"\(absolute)\" is not an absolute URL (it has no scheme)."), url: url))
             return operation
         }
         if isFailed, !options.contains(.retryFailed) {
@@ -43,11 +44,29 @@ extension ImageManager {
                     + ".retryFailed or call removeFailedURL(_:) to try again."), url: url))
             return operation
         }
+        let transformer = context.disablesTransformer ? nil : context.imageTransformer
+        // The context already carries the manager's key filter (see `processed`).
+        let originalKey = context.cacheKeyFilter.map { $0.key(for: url) } ?? absolute
+        let key = Self.derivedKey(originalKey, context: context, transformer: transformer)
+        if let image = memoryHit(forKey: key, options: options, context: context) {
+            operation.deliverFinal(ImageManagerResult(image: image, cacheType: .memory, url: url))
+            return operation
+        }
         let request = ImageManagerRequest(url: url, options: options, context: context, operation: operation,
-                                          progress: progress, manager: self)
+                                          progress: progress, key: key, originalKey: originalKey,
+                                          transformer: transformer, manager: self)
         queryCache(request)
-        // After the query: a memory hit has already finished and never needs tracking.
+        // After the query: a result delivered synchronously never needs tracking.
         register(operation)
         return operation
+    }
+
+    /// Step 6's memory part, answered at once when the cache is an ``ImageCache`` and the request
+    /// would take a memory hit as it is: what the full query would deliver, without its machinery.
+    private func memoryHit(forKey key: String?, options: WebImageOptions, context: WebImageContext) -> Image? {
+        guard let key, options.isDisjoint(with: [.fromLoaderOnly, .refreshCached, .queryMemoryData]),
+              (context.queryCacheType ?? .all).includesMemory else { return nil }
+        let cache = context.imageCache.map { $0 as? ImageCache } ?? defaultImageCache
+        return cache?.memoryHit(forKey: key, options: options)
     }
 }

@@ -22,6 +22,8 @@ public final class ImageManager: Sendable {
     public let imageCache: any ImageCaching
     /// What loads images unless a request's context names another loader.
     public let imageLoader: any ImageLoading
+    /// ``imageCache`` when it is an ``ImageCache``, whose memory hits the manager answers directly.
+    let defaultImageCache: ImageCache?
 
     private struct Settings {
         var transformer: (any ImageTransforming)?
@@ -40,6 +42,7 @@ public final class ImageManager: Sendable {
     public init(cache: any ImageCaching = ImageCache.shared, loader: any ImageLoading = LoadersManager.shared) {
         imageCache = cache
         imageLoader = loader
+        defaultImageCache = cache as? ImageCache
     }
 
     // MARK: Settings
@@ -92,7 +95,8 @@ public final class ImageManager: Sendable {
         return Self.derivedKey(originalKey(for: url, context: context), context: context, transformer: transformer)
     }
 
-    /// The key of the original (untransformed, full-size) image; nil when the filter skips caching.
+    /// The key of the original (untransformed, full-size) image for a context the manager has not
+    /// processed yet; nil when the filter skips caching.
     func originalKey(for url: URL, context: WebImageContext) -> String? {
         if let filter = context.cacheKeyFilter ?? cacheKeyFilter { return filter.key(for: url) }
         return url.absoluteString

@@ -19,15 +19,16 @@ final class ImageManagerRequest: Sendable {
     let transformer: (any ImageTransforming)?
 
     init(url: URL, options: WebImageOptions, context: WebImageContext, operation: ImageManagerOperation,
-         progress: ImageLoadProgress?, manager: ImageManager) {
+         progress: ImageLoadProgress?, key: String?, originalKey: String?,
+         transformer: (any ImageTransforming)?, manager: ImageManager) {
         self.url = url
         self.options = options
         self.context = context
         self.operation = operation
         self.progress = progress
-        transformer = context.disablesTransformer ? nil : context.imageTransformer
-        originalKey = manager.originalKey(for: url, context: context)
-        key = ImageManager.derivedKey(originalKey, context: context, transformer: transformer)
+        self.transformer = transformer
+        self.originalKey = originalKey
+        self.key = key
         cache = context.imageCache ?? manager.imageCache
         originalCache = context.originalImageCache ?? context.imageCache ?? manager.imageCache
         loader = context.imageLoader ?? manager.imageLoader
