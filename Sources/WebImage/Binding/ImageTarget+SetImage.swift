@@ -38,9 +38,8 @@ extension ImageTarget {
             state.updateProgress(key: key, generation: generation, received: received, expected: expected)
             progress?(received, expected, url)
         }
-        let operation = manager.start(url, options: options, context: managerContext, progress: trackProgress) {
-            load.receive($0)
-        }
+        let operation = manager.start(url, options: options, context: managerContext, progress: trackProgress,
+                                      receiver: .events { load.receive($0) })
         state.setOperation(operation, key: key, generation: generation)
         load.closeWindow()
         return operation

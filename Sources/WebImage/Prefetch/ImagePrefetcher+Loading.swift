@@ -44,7 +44,7 @@ extension ImagePrefetcher {
         let url = token.urls[item.index]
         // `start` rather than `loadImage`: a refreshCached load reports its cached image first, and the
         // URL counts once, when its load has ended.
-        let operation = manager.start(url, options: token.options, context: context, progress: nil) { [self] event in
+        let receiver = ImageManagerOperation.Receiver.events { [self] event in
             switch event {
             case .endedSilently:
                 itemFinished(item, url: url, failed: false)
@@ -53,6 +53,8 @@ extension ImagePrefetcher {
                 itemFinished(item, url: url, failed: result.error != nil || result.image == nil)
             }
         }
+        let operation = manager.start(url, options: token.options, context: context, progress: nil,
+                                      receiver: receiver)
         token.track(operation, at: item.index)
     }
 
