@@ -13,14 +13,16 @@ import Foundation
 /// }
 /// ```
 ///
-/// Images arrive on ``imageCallbackQueue`` (default ``CallbackQueue/shared``: works in a headless
-/// process with no main run loop, so a headless target must be safe to call from that queue and
-/// from the thread that binds it). A UI toolkit whose views live on the main thread returns
+/// What is known before `setImage(with:)` returns (the placeholder, a memory hit, a nil-URL
+/// failure) is applied on the calling thread; later images arrive on ``imageCallbackQueue``
+/// (default ``CallbackQueue/shared``: works in a headless process with no main run loop, so a
+/// headless target must be safe to call from that queue and from the thread that binds it). A UI toolkit whose views live on the main thread returns
 /// ``CallbackQueue/main`` and binds from the main thread, so every call arrives there; its
 /// `@MainActor` view implements the requirement `nonisolated` and uses `MainActor.assumeIsolated`.
 public protocol ImageTarget: AnyObject, Sendable {
     /// Shows `image`: the placeholder (`cacheType` ``ImageCacheType/none``), a partial image, or
-    /// the loaded one with where it came from.
+    /// the loaded one with where it came from. Runs under the target's landing lock (that is what
+    /// keeps stale images out), so it must not block waiting for another thread that binds this target.
     func setImage(_ image: Image?, cacheType: ImageCacheType)
 
     /// The per-target load state; store one `let imageLoadState = ImageTargetLoadState()`.
