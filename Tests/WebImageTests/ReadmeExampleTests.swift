@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 @testable import WebImage
 
@@ -52,4 +53,32 @@ struct ReadmeExampleTests {
             #expect(rounded.format == .jpeg)
         }
     }
+
+    /// The manager, prefetcher and ImageTarget part of the quick start.
+    @Test func managerPrefetchAndBinding() async throws {
+        try await withManager { h in
+            for name in ["a", "b", "c"] { h.origin.setRoute("/\(name).jpg", .data(ManagerFixtures.jpeg(40, 30))) }
+            let url = h.origin.url("/a.jpg")
+            let urls = [h.origin.url("/b.jpg"), h.origin.url("/c.jpg")]
+
+            let manager = h.manager
+            let loaded = try await manager.image(for: url)
+            #expect(loaded.image?.pixelSize == PixelSize(width: 40, height: 30) && loaded.cacheType == .none)
+
+            let counts = await ImagePrefetcher(manager: manager).prefetch(urls)
+            #expect(counts.finished == 2 && counts.skipped == 0)
+
+            let cell = ReadmeThumbnail()
+            cell.setImage(with: url, placeholder: nil, manager: manager)
+            #expect(cell.shown?.pixelSize == PixelSize(width: 40, height: 30))   // a memory hit: set at once
+        }
+    }
+}
+
+/// The README's `Thumbnail`.
+final class ReadmeThumbnail: ImageTarget {
+    let imageLoadState = ImageTargetLoadState()
+    private let image = Mutex<Image?>(nil)
+    var shown: Image? { image.withLock { $0 } }
+    func setImage(_ image: Image?, cacheType: ImageCacheType) { self.image.withLock { $0 = image } }
 }
