@@ -23,7 +23,8 @@ enum FaultMatrix {
         let recorder = LoadRecorder()
         downloader.requestImage(with: url, options: options, context: context,
                                 progress: recorder.progressHandler, completion: recorder.completion)
-        #expect(await waitUntil { !recorder.finals.isEmpty }, "no final result for \(url)")
+        #expect(await waitUntil(timeout: .seconds(20 * SanitizerRun.slowdown)) { !recorder.finals.isEmpty },
+                "no final result for \(url)")
         let final = try #require(recorder.finals.first)
         #expect(recorder.finals.count == 1)
         return Outcome(final: final, partials: recorder.partials, progress: recorder.progress)
@@ -56,10 +57,11 @@ enum FaultMatrix {
         return [UInt8](try PNGCoder().encode(image, as: .png, options: .default))
     }
 
-    /// A config whose timeout is short enough for stalls, long enough for a loaded machine.
+    /// A config whose timeout is short enough for stalls, long enough for a loaded machine (and
+    /// ten times longer under a sanitizer).
     static func config(maximumResponseSize: Int? = nil, timeout: TimeInterval = 5) -> DownloaderConfig {
         var config = DownloaderConfig()
-        config.downloadTimeout = timeout
+        config.downloadTimeout = timeout * SanitizerRun.slowdown
         if let maximumResponseSize { config.maximumResponseSize = maximumResponseSize }
         return config
     }
