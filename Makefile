@@ -2,7 +2,7 @@
 SWIFT ?= swift
 RELEASE_BIN = .build/release/webimage
 
-.PHONY: install-deps build release test demo bench bench-quick bench-micro fuzz fuzz-build stress clean
+.PHONY: install-deps build release test tsan asan demo bench bench-quick bench-micro fuzz fuzz-build stress clean
 
 install-deps:
 	@scripts/install-deps
@@ -15,6 +15,17 @@ release: install-deps
 
 test: install-deps
 	$(SWIFT) test
+
+# The whole suite under ThreadSanitizer / AddressSanitizer, each in its own scratch folder so the
+# instrumented build never replaces the normal one. Slow (see docs/RELIABILITY.md); runs under nice.
+# WEBIMAGE_SANITIZER tells tests that cannot run instrumented (CLI processes) to skip.
+SANITIZER_NICE ?= 10
+
+tsan: install-deps
+	WEBIMAGE_SANITIZER=thread nice -n $(SANITIZER_NICE) $(SWIFT) test --sanitize=thread --scratch-path .build-tsan
+
+asan: install-deps
+	WEBIMAGE_SANITIZER=address nice -n $(SANITIZER_NICE) $(SWIFT) test --sanitize=address --scratch-path .build-asan
 
 demo: release
 	$(RELEASE_BIN) demo
@@ -47,4 +58,4 @@ stress: install-deps
 	WEBIMAGE_STRESS=full $(SWIFT) test --filter ManagerStressTests
 
 clean:
-	rm -rf .build Benchmarks/.build
+	rm -rf .build .build-tsan .build-asan Benchmarks/.build

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import WebImage
 
-@Suite("CLI decode")
+@Suite("CLI decode", .spawnsTheCLI)
 struct CLIDecodeTests {
     /// Runs the built `webimage` with `arguments`; returns its exit status and stdout lines.
     func run(_ arguments: [String]) throws -> (status: Int32, lines: [String]) {

@@ -73,7 +73,7 @@ enum CLIProcess {
     }
 }
 
-@Suite("CLI process")
+@Suite("CLI process", .spawnsTheCLI)
 struct CLIProcessTests {
     @Test func versionAndHelpExitZero() async throws {
         let version = try await CLIProcess.run(["--version"])

@@ -5,7 +5,7 @@ import Testing
 
 /// Other processes on the same directory: one killed mid-write, two writing at once.
 /// They run `webimage disk-cache-worker`, built next to the test bundle.
-@Suite("DiskCache across processes", .serialized)
+@Suite("DiskCache across processes", .serialized, .spawnsTheCLI)
 struct DiskCacheProcessTests {
     static let keys = (0..<4).map { "https://example.com/image-\($0).png" }
 

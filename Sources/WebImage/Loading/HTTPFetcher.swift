@@ -34,9 +34,8 @@ final class HTTPFetcher: Sendable {
             let sameOrigin = Self.origin(of: request.url) == firstOrigin
             let sendCredential = sameOrigin && (answeredChallenge
                 || authOrigins.withLock { $0.contains(firstOrigin) })
-            let response = try await client.execute(
-                makeHTTPRequest(request, plan: plan, credential: sendCredential ? plan.credential : nil),
-                deadline: .distantFuture, logger: logger)
+            let response = try await execute(
+                makeHTTPRequest(request, plan: plan, credential: sendCredential ? plan.credential : nil))
             if plan.handleCookies {
                 cookieJar.store(response.headers["Set-Cookie"], from: request.url)
             }
@@ -58,6 +57,19 @@ final class HTTPFetcher: Sendable {
                 continue
             }
             return try await receive(response, url: request.url, plan: plan, redirects: redirects, observer: observer)
+        }
+    }
+
+    /// Sends `http` on the shared client. A GET or HEAD that the pool handed a connection the
+    /// server had just closed (a keep-alive race, or one a response overran) never reached the
+    /// server, so it is sent once more, on a fresh connection, as URLSession does.
+    private func execute(_ http: HTTPClientRequest) async throws -> HTTPClientResponse {
+        do {
+            return try await client.execute(http, deadline: .distantFuture, logger: logger)
+        } catch ChannelError.ioOnClosedChannel where http.method == .GET || http.method == .HEAD {
+            try Task.checkCancellation()
+            logger.debug("stale pooled connection; sending again", metadata: ["url": "\(http.url)"])
+            return try await client.execute(http, deadline: .distantFuture, logger: logger)
         }
     }
 

@@ -2,6 +2,7 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import NIOPosix
+import NIOSSL
 import Synchronization
 
 /// A real HTTP/1.1 server on 127.0.0.1 (a port the kernel picks) inside the test process.
@@ -11,6 +12,8 @@ import Synchronization
 final class TestOrigin: Sendable {
     /// The bound port.
     let port: Int
+    /// `http`, or `https` for an origin started with a TLS context.
+    let scheme: String
     private let serverChannel: Channel
     private let acceptTask: Mutex<Task<Void, Never>?>
     private let state = Mutex(OriginState())
@@ -28,26 +31,29 @@ final class TestOrigin: Sendable {
         let async: NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>
     }
 
-    private init(port: Int, serverChannel: Channel) {
+    private init(port: Int, scheme: String, serverChannel: Channel) {
         self.port = port
+        self.scheme = scheme
         self.serverChannel = serverChannel
         self.acceptTask = Mutex(nil)
     }
 
-    /// Starts a server on 127.0.0.1 and an ephemeral port.
-    static func start() async throws -> TestOrigin {
+    /// Starts a server on 127.0.0.1 and an ephemeral port; with `tls`, it speaks HTTPS only.
+    static func start(tls: NIOSSLContext? = nil) async throws -> TestOrigin {
         let server = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
             .bind(host: "127.0.0.1", port: 0) { channel in
                 channel.eventLoop.makeCompletedFuture {
+                    if let tls { try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: tls)) }
                     try channel.pipeline.syncOperations.configureHTTPServerPipeline()
                     let wrapped = try NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>(
                         wrappingChannelSynchronously: channel)
                     return Connection(channel: channel, async: wrapped)
                 }
             }
-        let origin = TestOrigin(port: server.channel.localAddress?.port ?? 0, serverChannel: server.channel)
+        let origin = TestOrigin(port: server.channel.localAddress?.port ?? 0, scheme: tls == nil ? "http" : "https",
+                                serverChannel: server.channel)
         let task = Task<Void, Never> {
             _ = try? await withThrowingDiscardingTaskGroup { group in
                 try await server.executeThenClose { inbound in
@@ -74,13 +80,13 @@ final class TestOrigin: Sendable {
         await task?.value
     }
 
-    /// `http://127.0.0.1:<port><path>`.
+    /// `<scheme>://127.0.0.1:<port><path>`.
     func url(_ path: String) -> URL {
-        URL(string: "http://127.0.0.1:\(port)\(path)")!
+        URL(string: "\(scheme)://127.0.0.1:\(port)\(path)")!
     }
 
     /// The same origin string a browser would compute: scheme, host and port.
-    var origin: String { "http://127.0.0.1:\(port)" }
+    var origin: String { "\(scheme)://127.0.0.1:\(port)" }
 
     /// Serves `route` on `path` (exact match, query included if the request has one).
     func setRoute(_ path: String, _ route: TestOriginRoute) {
@@ -182,9 +188,9 @@ final class TestOrigin: Sendable {
     }
 }
 
-/// Runs `body` with a fresh origin and always stops the origin afterwards.
-func withTestOrigin<T>(_ body: (TestOrigin) async throws -> T) async throws -> T {
-    let origin = try await TestOrigin.start()
+/// Runs `body` with a fresh origin (HTTPS when `tls` is given) and always stops the origin afterwards.
+func withTestOrigin<T>(tls: NIOSSLContext? = nil, _ body: (TestOrigin) async throws -> T) async throws -> T {
+    let origin = try await TestOrigin.start(tls: tls)
     do {
         let result = try await body(origin)
         await origin.stop()

@@ -38,10 +38,13 @@ enum TestOriginResponder {
         for header in route.headers { headers.add(name: header.name, value: header.value) }
         let hasBody = route.status != 304 && route.status != 204
         if hasBody {
-            if case .chunked = route.mode {
+            switch route.mode {
+            case .chunked, .generatedChunked:
                 headers.add(name: "Transfer-Encoding", value: "chunked")
-            } else {
-                headers.add(name: "Content-Length", value: String(route.body.count))
+            case .generated(let bytes, _):
+                headers.add(name: "Content-Length", value: String(route.contentLength ?? bytes))
+            default:
+                headers.add(name: "Content-Length", value: String(route.contentLength ?? route.body.count))
             }
         }
         if !keepAlive { headers.add(name: "Connection", value: "close") }
@@ -71,9 +74,30 @@ enum TestOriginResponder {
         case .closeAfter(let count):
             try await outbound.write(.body(.byteBuffer(ByteBuffer(bytes: body.prefix(count)))))
             return false
+        case .generated(let bytes, let chunk), .generatedChunked(let bytes, let chunk):
+            try await sendGenerated(body, upTo: bytes, chunk: chunk, outbound: outbound)
         }
         try await outbound.write(.end(nil))
         return keepAlive
+    }
+
+    /// Writes `prefix` then 0xA5 filler up to `total` bytes, one `chunk` at a time; each write waits
+    /// for the channel to drain (back-pressure), so memory stays at one chunk.
+    private static func sendGenerated(_ prefix: [UInt8], upTo total: Int, chunk: Int,
+                                      outbound: NIOAsyncChannelOutboundWriter<HTTPServerResponsePart>) async throws {
+        let step = max(1, chunk)
+        let filler = ByteBuffer(repeating: 0xA5, count: step)
+        var sent = 0
+        if !prefix.isEmpty {
+            try await outbound.write(.body(.byteBuffer(ByteBuffer(bytes: prefix.prefix(total)))))
+            sent = min(prefix.count, total)
+        }
+        while sent < total {
+            try Task.checkCancellation()
+            let count = min(step, total - sent)
+            try await outbound.write(.body(.byteBuffer(count == step ? filler : filler.getSlice(at: 0, length: count)!)))
+            sent += count
+        }
     }
 
     private static func pieces(of body: [UInt8], size: Int) -> [ArraySlice<UInt8>] {

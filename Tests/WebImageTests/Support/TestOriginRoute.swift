@@ -14,6 +14,11 @@ struct TestOriginRoute: Sendable {
         case stallAfter(Int)
         /// With the full Content-Length, send this many bytes, then close the connection.
         case closeAfter(Int)
+        /// With Content-Length `bytes`: the body, then filler up to `bytes`, made `chunk` bytes at a
+        /// time as the client reads (so a huge body costs no memory); stops when the client leaves.
+        case generated(bytes: Int, chunk: Int)
+        /// Like ``generated(bytes:chunk:)`` but with chunked transfer encoding (no Content-Length).
+        case generatedChunked(bytes: Int, chunk: Int)
     }
 
     var status: Int = 200
@@ -31,6 +36,8 @@ struct TestOriginRoute: Sendable {
     var basicAuth: (user: String, password: String)?
     /// Close the connection as soon as the request arrives, with no response at all.
     var closeWithoutResponse = false
+    /// Sent as Content-Length instead of the real size: a lying header (ignored for chunked modes).
+    var contentLength: Int?
 
     init(status: Int = 200, contentType: String? = "application/octet-stream",
          headers: [(name: String, value: String)] = [], body: [UInt8] = [], delay: Duration = .zero,
