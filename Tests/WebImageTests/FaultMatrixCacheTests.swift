@@ -38,16 +38,19 @@ struct FaultMatrixCacheTests {
             case .htmlAsJPEG: return .data(Array("<html><body>Sorry</body></html>".utf8), contentType: "image/jpeg")
             case .serverError: return TestOriginRoute(status: 503, contentType: "image/png", body: png)
             case .pngBomb: return .data(FaultMatrixSizeTests.bombs[0].bytes, contentType: "image/png")
+            // 8 MB against the suite's 1 MB limit: the 300 MB cases are FaultMatrixSizeTests'; a
+            // smaller body keeps the kernel copies (and the shared event loops) light here.
             case .declaredTooLarge:
-                return .data(png, contentType: "image/png", mode: .generated(bytes: 300_000_000, chunk: 64 * 1024))
+                return .data(png, contentType: "image/png", mode: .generated(bytes: 8_000_000, chunk: 64 * 1024))
             case .streamedTooLarge:
-                return .data(png, contentType: "image/png", mode: .generatedChunked(bytes: 300_000_000, chunk: 64 * 1024))
+                return .data(png, contentType: "image/png", mode: .generatedChunked(bytes: 8_000_000, chunk: 64 * 1024))
             }
         }
     }
 
-    private static func config() -> DownloaderConfig {
-        FaultMatrix.config(maximumResponseSize: 1024 * 1024, timeout: 2)
+    /// A 1 MB limit; a short timeout only where the fault is a stall.
+    private static func config(for fault: Fault? = nil) -> DownloaderConfig {
+        FaultMatrix.config(maximumResponseSize: 1024 * 1024, timeout: fault == .stalledBody ? 2 : 15)
     }
 
     /// Every file under `path`, hidden ones (temporary writes) included.
@@ -66,7 +69,7 @@ struct FaultMatrixCacheTests {
     func aFailedDownloadStoresNothing(_ fault: Fault) async throws {
         let harness = ImageCacheHarness()
         defer { harness.remove() }
-        try await withOriginAndDownloader(Self.config()) { origin, downloader in
+        try await withOriginAndDownloader(Self.config(for: fault)) { origin, downloader in
             let png = try FaultMatrix.noisePNG(width: 24, height: 24)
             origin.setRoute("/fault.png", fault.route(png: png))
             let url = origin.url("/fault.png")

@@ -24,7 +24,7 @@ struct FaultMatrixResponseTests {
     }
 
     @Test func contentLengthLargerThanTheBodyThenSilenceTimesOut() async throws {
-        try await withOriginAndDownloader(FaultMatrix.config(timeout: 1)) { origin, downloader in
+        try await withOriginAndDownloader(FaultMatrix.config(timeout: 2)) { origin, downloader in
             let body = try Self.png()
             var route = TestOriginRoute.data(body, contentType: "image/png", mode: .stallAfter(body.count))
             route.contentLength = body.count + 1000

@@ -120,7 +120,8 @@ final class TestOrigin: Sendable {
             return true
         }
         guard admitted else {
-            try? await connection.channel.close()
+            // executeThenClose finishes the async writer; dropping it unfinished traps in NIO.
+            try? await connection.async.executeThenClose { _, _ in }
             return
         }
         let closedByServer: Bool
