@@ -27,17 +27,26 @@ struct DiskCacheProcessTests {
         }
     }
 
-    @Test func killedWriterLeavesNoPartialEntry() throws {
+    /// Runs a blocking wait on a GCD thread, so it does not hold one of the few threads Swift
+    /// concurrency shares between all running tests (timing-bound tests elsewhere need them).
+    func offThePool<T: Sendable>(_ body: @escaping () -> T) async -> T {
+        let box = BlockingCall(body)
+        return await withCheckedContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(returning: box.body()) }
+        }
+    }
+
+    @Test func killedWriterLeavesNoPartialEntry() async throws {
         let sandbox = DiskCacheSandbox(); defer { sandbox.remove() }
         for round in 0..<3 {
             let (process, output) = try startWorker(root: sandbox.root, [
                 "--writer", "\(round)", "--keys", "4", "--iterations", "0", "--value-size", "\(1_000_000 + round * 1000)",
             ])
-            let ready = output.fileHandleForReading.availableData  // blocks until "ready" (or exit)
+            let ready = await offThePool { output.fileHandleForReading.availableData }  // "ready" (or exit)
             #expect(String(decoding: ready, as: UTF8.self).contains("ready"))
             usleep(UInt32.random(in: 20_000...150_000))
             kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+            await offThePool { process.waitUntilExit() }
             #expect(process.terminationReason == .uncaughtSignal)
             let cache = sharedCache(sandbox.root)
             expectOnlyCompleteEntries(cache)
@@ -55,7 +64,7 @@ struct DiskCacheProcessTests {
         #expect(!left.contains { $0.hasPrefix(DiskCacheFileSystem.temporaryPrefix) })
     }
 
-    @Test func twoProcessesHammeringOneDirectory() throws {
+    @Test func twoProcessesHammeringOneDirectory() async throws {
         let sandbox = DiskCacheSandbox(); defer { sandbox.remove() }
         let workers = try (1...2).map { writer in
             try startWorker(root: sandbox.root, [
@@ -65,8 +74,9 @@ struct DiskCacheProcessTests {
         }
         var writersSeen = Set<Int>()
         for (process, output) in workers {
-            let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            process.waitUntilExit()
+            let data = await offThePool { output.fileHandleForReading.readDataToEndOfFile() }
+            let text = String(decoding: data, as: UTF8.self)
+            await offThePool { process.waitUntilExit() }
             #expect(process.terminationReason == .exit && process.terminationStatus == 0, "worker said: \(text)")
             #expect(text.contains("done 400"))
         }
@@ -79,4 +89,10 @@ struct DiskCacheProcessTests {
         cache.removeExpiredData()
         #expect(cache.totalSize == cache.entryBytesOnDisk)
     }
+}
+
+/// A blocking closure handed to another thread; it captures a `Process` or `Pipe`, used there only.
+private final class BlockingCall<T>: @unchecked Sendable {
+    let body: () -> T
+    init(_ body: @escaping () -> T) { self.body = body }
 }

@@ -42,7 +42,10 @@ struct DownloadFailureTests {
     }
 
     @Test func slowTrickleWithinTheTimeoutSucceeds() async throws {
-        try await withOriginAndDownloader(Self.quickTimeout()) { origin, downloader in
+        // 40 ms gaps against a 3 s idle timeout: slow, but always progressing (slack for a loaded machine).
+        var config = Self.quickTimeout()
+        config.downloadTimeout = 3
+        try await withOriginAndDownloader(config) { origin, downloader in
             origin.setRoute("/trickle.img", .data(picture, mode: .trickle(chunk: 256, interval: .milliseconds(40))))
             let result = try await downloader.loadImage(origin.url("/trickle.img"), context: .testing(coder))
             #expect(result.image?.pixelSize == PixelSize(width: 16, height: 16))

@@ -29,7 +29,7 @@ struct ManagerAsyncTests {
         try await withManager { h in
             let body = ManagerFixtures.png(256, 256)
             var route = TestOriginRoute.data(body, contentType: "image/png")
-            route.mode = .trickle(chunk: max(1, body.count / 6), interval: .milliseconds(40))
+            route.mode = .trickle(chunk: max(1, body.count / 8), interval: .milliseconds(100))
             h.origin.setRoute("/prog.png", route)
             var partials = 0
             var final: ImageManagerResult?

@@ -7,7 +7,7 @@ import Testing
 /// (WEBIMAGE_STRESS=full) runs the full one: 10,000 loads over 500 URLs, and 2,000 distinct
 /// 1000×1000 images under a 100 MB memory-cost limit, printing peak RSS.
 @Suite("Image manager under stress", .serialized)
-struct ManagerStressTests {
+struct LoadStressTests {
     static let full = ProcessInfo.processInfo.environment["WEBIMAGE_STRESS"] == "full"
 
     @Test func randomCancellationFromSeveralThreadsCompletesEveryLoadOnce() async throws {
