@@ -78,8 +78,8 @@ struct ImageTargetScrollTests {
             }
             // Abandoned rows were cancelled: queued ones never reached the origin, running ones were cut.
             let stats = h.origin.stats
+            // (Whether an abandoned row was still queued or already running depends on timing.)
             #expect(stats.requests.count < Self.rows)
-            #expect(stats.abortedResponses > 0)
             #expect(stats.requests.count - stats.abortedResponses < Self.rows)
             #expect(h.manager.runningCount == 0)
         }
