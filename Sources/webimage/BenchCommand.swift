@@ -68,10 +68,10 @@ struct BenchCommand: AsyncParsableCommand {
             await pipeline.clearDisk()
             return try await pipeline.timed {
                 try await pipeline.load(urls, requiring: .none)
-                pipeline.flushDisk()
+                pipeline.syncDisk()
             }
         case .warmDisk:
-            pipeline.openDisk()
+            pipeline.syncDisk()
             return try await pipeline.timed { try await pipeline.load(urls, requiring: .disk) }
         case .warmMemory:
             await pipeline.clearDisk()

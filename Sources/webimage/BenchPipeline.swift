@@ -28,11 +28,9 @@ struct BenchPipeline: Sendable {
     /// Empties the disk cache and waits until it is empty.
     func clearDisk() async { await cache.clear(cacheType: .disk) }
 
-    /// Opens the disk cache (loads its index) so the timed part starts warm.
-    func openDisk() { _ = cache.totalDiskCount }
-
-    /// Waits until every disk write asked for so far has finished.
-    func flushDisk() { _ = cache.totalDiskCount }
+    /// Waits for the disk cache's I/O queue: opens the cache (loads its index) before a timed part,
+    /// or waits until every disk write asked for so far has finished.
+    func syncDisk() { _ = cache.totalDiskCount }
 
     /// Runs `body` and returns its wall time in seconds.
     func timed(_ body: () async throws -> Void) async throws -> Double {

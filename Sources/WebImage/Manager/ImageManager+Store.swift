@@ -30,15 +30,15 @@ extension ImageManager {
 
     private func store(_ request: ImageManagerRequest, source: ImageManagerSource, final: Image, finalData: Data?) {
         guard !request.operation.isCancelled else { return }
-        let waits = request.options.contains(.waitStoreCache)
-        let group = DispatchGroup()
+        // Only `waitStoreCache` needs to hear when the writes are done.
+        let group = request.options.contains(.waitStoreCache) ? DispatchGroup() : nil
         if request.isDerived {
-            storeOriginal(request, source: source, group: waits ? group : nil)
+            storeOriginal(request, source: source, group: group)
         }
-        storeFinal(request, source: source, image: final, data: finalData, group: waits ? group : nil)
+        storeFinal(request, source: source, image: final, data: finalData, group: group)
         let result = request.result(image: final, data: finalData, cacheType: source.cacheType,
                                     byteCount: source.data?.count ?? 0, response: source.response)
-        if waits {
+        if let group {
             group.notify(queue: .global(qos: .userInitiated)) { request.operation.deliverFinal(result) }
         } else {
             request.operation.deliverFinal(result)

@@ -10,8 +10,8 @@ public struct WebImageContext: Sendable {
     private var storage: Storage
 
     /// The storage of a context, copied on write.
+    // No lock: only mutated through `mutableStorage()`, which copies first unless this is the sole reference.
     private final class Storage: @unchecked Sendable {
-        // Only mutated through `mutableStorage()`, which copies first unless this is the sole reference.
         var imageCoder: (any ImageCoding)? = nil
         var imageLoader: (any ImageLoading)? = nil
         var imageTransformer: (any ImageTransforming)? = nil
