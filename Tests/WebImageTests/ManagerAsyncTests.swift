@@ -104,4 +104,25 @@ struct ManagerAsyncTests {
             #expect(!h.manager.isRunning)
         }
     }
+
+    @Test func asyncMemoryHitsAndBadURLsAnswerWithoutSuspending() async throws {
+        try await withManager { h in
+            let url = h.origin.url("/async-mem.png")
+            h.cache.storeImageToMemory(Image(bitmap: Bitmap(width: 2, height: 2, fill: .white)), forKey: url.absoluteString)
+            let result = try await h.manager.image(for: url)
+            #expect(result.cacheType == .memory && result.image?.pixelSize == PixelSize(width: 2, height: 2))
+            #expect(result.url == url && result.isFinished)
+            #expect(h.origin.requestCount("/async-mem.png") == 0)
+
+            await #expect(throws: WebImageError.self) { try await h.manager.image(for: nil) }
+            let relative = URL(string: "just-a-path/x.png")
+            do {
+                _ = try await h.manager.image(for: relative)
+                Issue.record("a relative URL loaded")
+            } catch let error as WebImageError {
+                #expect(error.code == .invalidURL && error.url == relative)
+            }
+            #expect(!h.manager.isRunning)
+        }
+    }
 }

@@ -17,6 +17,16 @@ struct ManagerFailureTests {
         }
     }
 
+    @Test func schemeCheckAgreesWithFoundation() {
+        let strings = ["http://a/b.png", "HTTPS://x", "data:image/png;base64,AA==", "file:///tmp/a.png",
+                       "a+b-c.d://h", "x:", "1http://a", "just-a-path/x.png", "/abs/path.png", "//host/p",
+                       "ht tp://a", "-a://b", "a_b://c", ":nope", "C:/windows/x.png", "mailto:a@b", "h"]
+        for string in strings {
+            guard let url = URL(string: string) else { continue }
+            #expect(ImageManager.hasScheme(url.absoluteString) == (url.scheme != nil), "\(string)")
+        }
+    }
+
     @Test func aURLNoLoaderHandlesIsAClearError() async throws {
         try await withManager { h in
             let error = await loadError(h.manager, URL(string: "ftp://example.com/a.png"))

@@ -23,12 +23,20 @@ extension ImageManager {
     ///   ``WebImageError/Code/cancelled`` when the task was cancelled.
     public func image(for url: URL?, options: WebImageOptions = [], context: WebImageContext = .none,
                       progress: ImageLoadProgress? = nil) async throws(WebImageError) -> ImageManagerResult {
+        // Settled without the pipeline (a memory hit, a bad URL): no suspension, no continuation.
+        let load: PlannedLoad
+        switch plan(url, options: options, context: context) {
+        case .memoryHit(let image, let url, _): return ImageManagerResult(image: image, cacheType: .memory, url: url)
+        case .failure(var error, let url, _):
+            if error.url == nil { error.url = url }
+            throw error
+        case .pipeline(let planned): load = planned
+        }
         let box = CancellableBox()
         let outcome: Result<ImageManagerResult, WebImageError> = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 let once = Mutex(Optional(continuation))
-                let operation = start(url, options: options, context: context, progress: progress,
-                                      receiver: .completion({ result in
+                let operation = run(load, progress: progress, receiver: .completion({ result in
                     guard result.isFinished, let continuation = once.withLock({ $0.take() }) else { return }
                     continuation.resume(returning: Self.outcome(of: result))
                 }))

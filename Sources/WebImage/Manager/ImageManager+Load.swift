@@ -22,43 +22,91 @@ extension ImageManager {
     /// Runs the pipeline, reporting every event (results and the silent end of a refresh).
     func start(_ url: URL?, options: WebImageOptions, context: WebImageContext, progress: ImageLoadProgress?,
                receiver: ImageManagerOperation.Receiver) -> ImageManagerOperation {
+        switch plan(url, options: options, context: context) {
+        case .memoryHit(let image, let url, let queue):
+            return answered(ImageManagerResult(image: image, cacheType: .memory, url: url), queue, receiver)
+        case .failure(let error, let url, let queue):
+            return answered(.failure(error, url: url), queue, receiver)
+        case .pipeline(let load):
+            return run(load, progress: progress, receiver: receiver)
+        }
+    }
+
+    /// An already-finished operation whose one result is sent at once.
+    private func answered(_ result: ImageManagerResult, _ queue: CallbackQueue?,
+                          _ receiver: ImageManagerOperation.Receiver) -> ImageManagerOperation {
+        let operation = ImageManagerOperation(finishedWith: result.url, callbackQueue: queue ?? .shared)
+        operation.send(result, isLast: true, to: receiver)
+        return operation
+    }
+
+    /// Runs steps 6 onward (cache query, download, store) for a load ``plan(_:options:context:)``
+    /// could not answer at once.
+    func run(_ load: PlannedLoad, progress: ImageLoadProgress?,
+             receiver: ImageManagerOperation.Receiver) -> ImageManagerOperation {
+        let operation = ImageManagerOperation(url: load.url, callbackQueue: load.context.callbackQueue ?? .shared,
+                                              delivery: receiver)
+        let request = ImageManagerRequest(url: load.url, options: load.options, context: load.context,
+                                          operation: operation, progress: progress, key: load.key,
+                                          originalKey: load.originalKey, transformer: load.transformer, manager: self)
+        queryCache(request)
+        // After the query: a result delivered synchronously never needs tracking.
+        register(operation)
+        return operation
+    }
+
+    /// Steps 1–5 and the memory part of 6: validates the URL, applies the failed-URL list, the
+    /// manager's settings and options processor, and derives the cache keys. Returns the final
+    /// result when that settles the load (a bad or failed URL, a memory hit), without allocating
+    /// any of the pipeline's machinery.
+    func plan(_ url: URL?, options: WebImageOptions, context: WebImageContext) -> LoadPlan {
         let absolute = url?.absoluteString ?? ""
         guard let url, !absolute.isEmpty else {
-            let operation = ImageManagerOperation(url: url, callbackQueue: context.callbackQueue ?? .shared,
-                                                  delivery: receiver)
-            operation.deliverFinal(.failure(WebImageError(.invalidURL, "The image URL is nil or empty."), url: url))
-            return operation
+            return .failure(WebImageError(.invalidURL, "The image URL is nil or empty."), url: url,
+                            callbackQueue: context.callbackQueue)
         }
         let isFailed = isFailedURL(url)
         let (options, context) = processed(url, options, context)
-        let operation = ImageManagerOperation(url: url, callbackQueue: context.callbackQueue ?? .shared,
-                                              delivery: receiver)
-        guard url.scheme != nil else {
-            operation.deliverFinal(.failure(WebImageError(
-                .invalidURL, "\"\(absolute)\" is not an absolute URL (it has no scheme)."), url: url))
-            return operation
+        guard Self.hasScheme(absolute) else {
+            return .failure(WebImageError(
+                .invalidURL, "\"\(absolute)\" is not an absolute URL (it has no scheme)."), url: url,
+                            callbackQueue: context.callbackQueue)
         }
         if isFailed, !options.contains(.retryFailed) {
-            operation.deliverFinal(.failure(WebImageError(
+            return .failure(WebImageError(
                 .blackListed, "This URL failed before and is on the failed-URL list; load it with "
-                    + ".retryFailed or call removeFailedURL(_:) to try again."), url: url))
-            return operation
+                    + ".retryFailed or call removeFailedURL(_:) to try again."), url: url,
+                            callbackQueue: context.callbackQueue)
         }
         let transformer = context.disablesTransformer ? nil : context.imageTransformer
         // The context already carries the manager's key filter (see `processed`).
         let originalKey = context.cacheKeyFilter.map { $0.key(for: url) } ?? absolute
         let key = Self.derivedKey(originalKey, context: context, transformer: transformer)
         if let image = memoryHit(forKey: key, options: options, context: context) {
-            operation.deliverFinal(ImageManagerResult(image: image, cacheType: .memory, url: url))
-            return operation
+            return .memoryHit(image, url: url, callbackQueue: context.callbackQueue)
         }
-        let request = ImageManagerRequest(url: url, options: options, context: context, operation: operation,
-                                          progress: progress, key: key, originalKey: originalKey,
-                                          transformer: transformer, manager: self)
-        queryCache(request)
-        // After the query: a result delivered synchronously never needs tracking.
-        register(operation)
-        return operation
+        return .pipeline(PlannedLoad(url: url, options: options, context: context, key: key,
+                                     originalKey: originalKey, transformer: transformer))
+    }
+
+    /// True when `absolute` starts with a URL scheme (`ALPHA *(ALPHA / DIGIT / "+" / "-" / ".")`
+    /// then `:`): what `URL.scheme != nil` says, without building the scheme string.
+    static func hasScheme(_ absolute: String) -> Bool {
+        var utf8 = absolute.utf8.makeIterator()
+        guard let first = utf8.next() else { return false }
+        // Foundation reads a leading ":" as an empty scheme; a loader then refuses it.
+        if first == UInt8(ascii: ":") { return true }
+        guard (first | 0x20) >= UInt8(ascii: "a"), (first | 0x20) <= UInt8(ascii: "z") else { return false }
+        while let byte = utf8.next() {
+            switch byte {
+            case UInt8(ascii: ":"): return true
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."):
+                continue
+            default: return false
+            }
+        }
+        return false
     }
 
     /// Step 6's memory part, answered at once when the cache is an ``ImageCache`` and the request
@@ -69,4 +117,24 @@ extension ImageManager {
         let cache = context.imageCache.map { $0 as? ImageCache } ?? defaultImageCache
         return cache?.memoryHit(forKey: key, options: options)
     }
+}
+
+/// What ``ImageManager/plan(_:options:context:)`` decided for a load.
+enum LoadPlan {
+    /// The image is in the memory cache: the load's one result.
+    case memoryHit(Image, url: URL, callbackQueue: CallbackQueue?)
+    /// The load fails before any cache query (a bad or failed URL).
+    case failure(WebImageError, url: URL?, callbackQueue: CallbackQueue?)
+    /// The load needs the pipeline.
+    case pipeline(PlannedLoad)
+}
+
+/// A load's processed inputs and cache keys, ready for the cache query.
+struct PlannedLoad {
+    let url: URL
+    let options: WebImageOptions
+    let context: WebImageContext
+    let key: String?
+    let originalKey: String?
+    let transformer: (any ImageTransforming)?
 }

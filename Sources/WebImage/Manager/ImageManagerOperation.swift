@@ -51,6 +51,13 @@ public final class ImageManagerOperation: ImageLoadCancellable {
         state = Mutex(State(delivery: delivery))
     }
 
+    /// An operation that ended before it began: its one result is sent by the caller at once.
+    init(finishedWith url: URL?, callbackQueue: CallbackQueue) {
+        self.url = url
+        self.callbackQueue = callbackQueue
+        state = Mutex(State(ended: true))
+    }
+
     /// True once ``cancel()`` took effect.
     public var isCancelled: Bool { state.withLock { $0.cancelled } }
 
@@ -86,7 +93,7 @@ public final class ImageManagerOperation: ImageLoadCancellable {
         if let delivery = old.delivery {
             let result = ImageManagerResult.failure(
                 WebImageError(.cancelled, "The image load was cancelled."), url: url)
-            send(.result(result, isLast: true), to: delivery)
+            send(result, isLast: true, to: delivery)
         }
     }
 
@@ -96,6 +103,18 @@ public final class ImageManagerOperation: ImageLoadCancellable {
             receiver.receive(event)
         } else {
             callbackQueue.execute { receiver.receive(event) }
+        }
+    }
+
+    /// Sends a result on the callback queue; a completion handler gets it without the event wrapper.
+    func send(_ result: ImageManagerResult, isLast: Bool, to receiver: Receiver) {
+        guard case .completion(let completion) = receiver else {
+            return send(.result(result, isLast: isLast), to: receiver)
+        }
+        if callbackQueue.runsInline {
+            completion(result)
+        } else {
+            callbackQueue.execute { completion(result) }
         }
     }
 
@@ -134,7 +153,7 @@ public final class ImageManagerOperation: ImageLoadCancellable {
     /// unless the load has ended.
     func deliverIntermediate(_ result: ImageManagerResult) {
         guard let delivery = state.withLock({ $0.ended ? nil : $0.delivery }) else { return }
-        send(.result(result, isLast: false), to: delivery)
+        send(result, isLast: false, to: delivery)
     }
 
     /// Delivers the final result and ends the load, unless it has already ended.
@@ -147,7 +166,7 @@ public final class ImageManagerOperation: ImageLoadCancellable {
         }
         guard let taken else { return }
         taken.1?.unregister(self)
-        if let delivery = taken.0 { send(.result(result, isLast: true), to: delivery) }
+        if let delivery = taken.0 { send(result, isLast: true, to: delivery) }
     }
 
     /// Ends the load without another result (a `refreshCached` revalidation answered 304).
