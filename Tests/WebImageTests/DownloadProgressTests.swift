@@ -42,20 +42,22 @@ struct DownloadProgressTests {
 
     @Test func progressiveLoadDeliversPartialImagesBeforeTheFinalOne() async throws {
         try await withOriginAndDownloader { origin, downloader in
-            origin.setRoute("/prog.img", .data(picture, mode: .trickle(chunk: 512, interval: .milliseconds(100))))
+            // The body pauses at its middle until a partial image has been seen.
+            let gate = TestGate()
+            origin.setRoute("/prog.img", .data(picture, mode: .gated(picture.count / 2, gate)))
             let recorder = LoadRecorder()
             downloader.requestImage(with: origin.url("/prog.img"), options: .progressiveLoad,
                                     context: .testing(TestImageCoder()), progress: nil, completion: recorder.completion)
+            #expect(await waitUntil { !recorder.partials.isEmpty })
+            #expect(recorder.finals.isEmpty)
+            gate.open()
             #expect(await waitUntil { !recorder.finals.isEmpty })
             try await Task.sleep(for: .milliseconds(200))
             let results = recorder.results
             #expect(results.last?.isFinished == true)
             #expect(results.filter(\.isFinished).count == 1)
             let partials = recorder.partials
-            // Known flake under CI load (partials occasionally not delivered): tracked in the notes.
-            withKnownIssue("partial images are occasionally not delivered on a loaded machine", isIntermittent: true) {
-                #expect(!partials.isEmpty)
-            }
+            #expect(!partials.isEmpty)
             #expect(partials.allSatisfy { $0.image?.isPartial == true && $0.data == nil && $0.error == nil })
             #expect(results.last?.image?.isPartial == false)
         }

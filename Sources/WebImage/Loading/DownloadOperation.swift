@@ -19,6 +19,8 @@ final class DownloadOperation: Sendable {
         var response: ImageResponseInfo?
         var lastReportedFraction = 0.0
         var partialDecodeInFlight = false
+        /// The newest body received while a partial decode ran: decoded next, older ones skipped.
+        var pendingPartial: Data?
     }
 
     let url: URL
@@ -268,25 +270,43 @@ extension DownloadOperation: FetchObserver {
         callbacks.drainElsewhere()
     }
 
-    /// Decodes `buffer` as a partial image unless a partial decode is already running.
+    /// Decodes `buffer` as a partial image, off the cooperative pool. While a partial decode runs,
+    /// only the newest body is kept and decoded after it: partials never queue up behind a slow
+    /// decode, and the last bytes before a pause in the body are always shown.
     private func startPartialDecode(_ buffer: Data) {
         guard let decoder = partialDecoder else { return }
         let go = state.withLock { state -> Bool in
-            guard state.phase == .running, !state.partialDecodeInFlight else { return false }
+            guard state.phase == .running else { return false }
+            guard !state.partialDecodeInFlight else {
+                state.pendingPartial = buffer
+                return false
+            }
             state.partialDecodeInFlight = true
             return true
         }
         guard go else { return }
-        Task.detached { [self] in
-            let image = decoder.partialImage(from: buffer)
-            state.withLock { state in
-                state.partialDecodeInFlight = false
-                guard state.phase == .running, let image else { return }
-                let result = ImageLoadResult(image: image, data: nil, error: nil, isFinished: false,
-                                             response: state.response)
-                for handler in state.handlers { enqueueCompletion(handler, result) }
+        DispatchQueue.global(qos: .utility).async { [self] in
+            var next: Data? = buffer
+            while let data = next {
+                let image = decoder.partialImage(from: data)
+                next = state.withLock { state -> Data? in
+                    guard state.phase == .running else {
+                        state.partialDecodeInFlight = false
+                        state.pendingPartial = nil
+                        return nil
+                    }
+                    if let image {
+                        let result = ImageLoadResult(image: image, data: nil, error: nil, isFinished: false,
+                                                     response: state.response)
+                        for handler in state.handlers { enqueueCompletion(handler, result) }
+                    }
+                    let pending = state.pendingPartial
+                    state.pendingPartial = nil
+                    if pending == nil { state.partialDecodeInFlight = false }
+                    return pending
+                }
+                callbacks.drainElsewhere()
             }
-            callbacks.drainElsewhere()
         }
     }
 }

@@ -74,6 +74,13 @@ enum TestOriginResponder {
         case .closeAfter(let count):
             try await outbound.write(.body(.byteBuffer(ByteBuffer(bytes: body.prefix(count)))))
             return false
+        case .gated(let count, let gate):
+            try await outbound.write(.body(.byteBuffer(ByteBuffer(bytes: body.prefix(count)))))
+            while !gate.opened {
+                guard channel.isActive else { throw ConnectionGone() }
+                try await Task.sleep(for: .milliseconds(5))
+            }
+            if count < body.count { try await outbound.write(.body(.byteBuffer(ByteBuffer(bytes: body.dropFirst(count))))) }
         case .generated(let bytes, let chunk), .generatedChunked(let bytes, let chunk):
             try await sendGenerated(body, upTo: bytes, chunk: chunk, outbound: outbound)
         }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// What the test origin answers on one path: status, headers, body and how the body is sent.
 struct TestOriginRoute: Sendable {
@@ -19,6 +20,9 @@ struct TestOriginRoute: Sendable {
         case generated(bytes: Int, chunk: Int)
         /// Like ``generated(bytes:chunk:)`` but with chunked transfer encoding (no Content-Length).
         case generatedChunked(bytes: Int, chunk: Int)
+        /// With Content-Length, send this many bytes, then the rest once `gate` opens (or never,
+        /// if the client leaves first): a body paused at a point the test chooses.
+        case gated(Int, TestGate)
     }
 
     var status: Int = 200
@@ -97,4 +101,13 @@ struct TestOriginStats: Sendable {
     var connectionsClosedByClient = 0
     /// Responses the client abandoned before the origin finished sending them.
     var abortedResponses = 0
+}
+
+/// A one-way latch a test opens to let a ``TestOriginRoute/BodyMode/gated(_:_:)`` body go on.
+final class TestGate: Sendable {
+    private let isOpen = Mutex(false)
+
+    func open() { isOpen.withLock { $0 = true } }
+
+    var opened: Bool { isOpen.withLock { $0 } }
 }
