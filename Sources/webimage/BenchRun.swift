@@ -44,7 +44,8 @@ final class BenchRun: Sendable {
         }
         guard claimed else { return }
         while let url = nextURL() {
-            manager.loadImage(with: url, context: context) { [self] result in finish(url, result) }
+            // Capturing only `self` keeps the completion allocation-free (the URL comes back in the result).
+            manager.loadImage(with: url, context: context) { [self] result in finish(result) }
         }
     }
 
@@ -61,7 +62,8 @@ final class BenchRun: Sendable {
         }
     }
 
-    private func finish(_ url: URL, _ result: ImageManagerResult) {
+    private func finish(_ result: ImageManagerResult) {
+        let url = result.url ?? URL(fileURLWithPath: "/")
         let failure: BenchFailure? = if let error = result.error {
             BenchFailure(url: url, reason: "\(error)")
         } else if result.image == nil || result.cacheType != expected {

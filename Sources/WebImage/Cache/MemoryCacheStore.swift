@@ -70,7 +70,8 @@ struct MemoryCacheStore {
     /// The image for `key`, refreshing its recency; counts a hit or a miss.
     mutating func image(forKey key: String) -> Image? {
         if let slot = slotByKey[key] {
-            if isExpired(entries[slot].storedAt) {
+            // Without a time to live, the entry is not read before the hit (no copy of it).
+            if timeToLive != nil, isExpired(entries[slot].storedAt) {
                 unlink(slot)
                 weakEntries[key] = nil
                 expirations += 1
