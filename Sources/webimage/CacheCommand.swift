@@ -36,10 +36,7 @@ struct CacheCommand: ParsableCommand {
         var json = false
 
         func run() throws {
-            let cache = location.makeDiskCache()
-            let before = CacheSummary(cache)
-            cache.removeExpiredData()
-            report(before: before, after: CacheSummary(cache), json: json)
+            CacheCommand.remove(from: location, json: json) { $0.removeExpiredData() }
         }
     }
 
@@ -53,11 +50,16 @@ struct CacheCommand: ParsableCommand {
         var json = false
 
         func run() throws {
-            let cache = location.makeDiskCache()
-            let before = CacheSummary(cache)
-            cache.removeAll()
-            report(before: before, after: CacheSummary(cache), json: json)
+            CacheCommand.remove(from: location, json: json) { $0.removeAll() }
         }
+    }
+
+    /// Runs `removal` on the cache at `location`, then prints what it removed and what is left.
+    static func remove(from location: CacheLocation, json: Bool, _ removal: (DiskCache) -> Void) {
+        let cache = location.makeDiskCache()
+        let before = CacheSummary(cache)
+        removal(cache)
+        report(before: before, after: CacheSummary(cache), json: json)
     }
 
     /// Prints what a clean or clear removed and what is left.
