@@ -53,4 +53,21 @@ struct FuzzRegressionFileNameTests {
         #expect(DiskCacheFileName.plainPathExtension("dir.d/") == "d")
         #expect(DiskCacheFileName.plainPathExtension("") == "")
     }
+
+    /// The parser-free path for plain `scheme://host/path` keys gives what the URL parser gives.
+    @Test func simpleKeysAgreeWithTheURLParser() {
+        let keys = ["https://example.com/images/1.jpg", "http://h.com", "http://h.com/", "http://h.com//",
+                    "http://h/a.b.c", "http://h/.hidden", "http://h/a.", "http://h/a.jpg/", "http://h/a.jpg/..",
+                    "http://x:port/a/photo.JPG", "1http://h/a.jpg", "http://h/a.jpg?x=1.png", "http://h/a#b.gif",
+                    "http://h/%41.png", "http://h/a b.png", "file:///tmp/x.webp", "data:image/png;base64,AAAA",
+                    "http://[::1]:8080/p/q.PNG", "http://h/dir.d/", "http://h/a;p=1.tiff", "s3://bucket/k/v.avif"]
+        for key in keys {
+            guard let fast = DiskCacheFileName.simpleURLPathExtension(key) else { continue }
+            let parsed = URL(string: key).map(\.pathExtension) ?? String(DiskCacheFileName.plainPathExtension(key))
+            #expect(String(fast) == parsed, "\(key)")
+        }
+        #expect(DiskCacheFileName.simpleURLPathExtension("https://example.com/images/1.jpg") == "jpg")
+        #expect(DiskCacheFileName.simpleURLPathExtension("http://h/a.jpg?x=1") == nil)
+        #expect(DiskCacheFileName.legacyName(forKey: "") == "d41d8cd98f00b204e9800998ecf8427e")
+    }
 }

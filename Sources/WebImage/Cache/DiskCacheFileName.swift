@@ -16,10 +16,16 @@ enum DiskCacheFileName {
     /// `<md5>` alone: the name entries had before extensions were added (still read as a fallback).
     static func legacyName(forKey key: String) -> String {
         let digest = Insecure.MD5.hash(data: Data(key.utf8))
-        return digest.map { byte in
-            let hex = String(byte, radix: 16)
-            return byte < 16 ? "0" + hex : hex
-        }.joined()
+        let digits: StaticString = "0123456789abcdef"
+        return String(unsafeUninitializedCapacity: 32) { buffer in
+            var i = 0
+            for byte in digest {
+                buffer[i] = digits.utf8Start[Int(byte >> 4)]
+                buffer[i + 1] = digits.utf8Start[Int(byte & 0x0F)]
+                i += 2
+            }
+            return i
+        }
     }
 
     /// SDWebImage's extension rule, made safe for the file system.
@@ -29,7 +35,9 @@ enum DiskCacheFileName {
     /// digits survive, so nothing like `/`, `..` or a newline can reach a path.
     static func pathExtension(forKey key: String) -> String {
         let raw: String
-        if let url = URL(string: key) {
+        if let simple = simpleURLPathExtension(key) {
+            raw = String(simple)
+        } else if let url = URL(string: key) {
             raw = url.pathExtension
         } else {
             raw = String(plainPathExtension(key))
@@ -38,6 +46,30 @@ enum DiskCacheFileName {
         guard stripped.count <= maxExtensionLength else { return "" }
         let safe = stripped.filter { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0)) }
         return String(String.UnicodeScalarView(safe))
+    }
+
+    /// The path extension of a plain `scheme://host/path` key without parsing a `URL`: ASCII, a
+    /// path after the host, and no query, fragment, percent escape or backslash. For such keys the
+    /// URL's path extension and the plain string's are the same; nil sends other keys to the
+    /// parser.
+    static func simpleURLPathExtension(_ key: String) -> Substring? {
+        let utf8 = key.utf8
+        guard let colon = utf8.firstIndex(of: UInt8(ascii: ":")),
+              utf8[colon...].starts(with: "://".utf8) else { return nil }
+        let authority = utf8.index(colon, offsetBy: 3)
+        guard let pathStart = utf8[authority...].firstIndex(of: UInt8(ascii: "/")), pathStart > authority else {
+            return nil
+        }
+        for byte in utf8 {
+            switch byte {
+            case 0x21...0x7E where byte != UInt8(ascii: "?") && byte != UInt8(ascii: "#")
+                && byte != UInt8(ascii: "%") && byte != UInt8(ascii: "\\"):
+                continue
+            default:
+                return nil
+            }
+        }
+        return plainPathExtension(String(key[pathStart...]))
     }
 
     /// `NSString.pathExtension`'s rule — the text after the last `.` of the last non-empty

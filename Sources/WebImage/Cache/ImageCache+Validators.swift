@@ -21,7 +21,7 @@ extension ImageCache: ImageCacheValidatorStoring {
     public func setValidators(_ validators: HTTPValidators?, forKey key: String) {
         let data = validators.flatMap { try? JSONEncoder().encode($0) }
         ioQueue.async {
-            guard self.diskCache.containsData(forKey: key) else { return }
+            // No entry (the write failed or was removed): nothing to annotate, and nothing is thrown for nil.
             try? self.diskCache.setExtendedData(data, forKey: key)
         }
     }
