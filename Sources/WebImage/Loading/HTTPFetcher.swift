@@ -153,24 +153,23 @@ final class HTTPFetcher: Sendable {
         }
         let expected = max(length ?? 0, 0)
         observer.fetchDidAcceptResponse(expected: expected)
-        var buffer = Data()
-        buffer.reserveCapacity(Int(min(length ?? 64 * 1024, Int64(plan.maximumResponseSize))))
+        var body = ResponseBody(declaredLength: length, limit: plan.maximumResponseSize)
         for try await chunk in response.body {
-            if buffer.count + chunk.readableBytes > plan.maximumResponseSize {
+            if body.count + chunk.readableBytes > plan.maximumResponseSize {
                 throw WebImageError(.responseTooLarge,
                     "The response passed the limit of \(plan.maximumResponseSize) bytes while streaming.",
                     url: url, httpStatus: info.statusCode, contentType: info.contentType)
             }
-            buffer.append(contentsOf: chunk.readableBytesView)
-            observer.fetchDidReceive(buffer: buffer, expected: expected)
+            chunk.withUnsafeReadableBytes { body.append($0) }
+            observer.fetchDidReceive(buffer: body.data, expected: expected)
         }
         try Task.checkCancellation()
-        if let length, Int64(buffer.count) < length {
+        if let length, Int64(body.count) < length {
             throw WebImageError(.connectionFailed,
-                "The response ended after \(buffer.count) of \(length) bytes (truncated).",
+                "The response ended after \(body.count) of \(length) bytes (truncated).",
                 url: url, httpStatus: info.statusCode, contentType: info.contentType)
         }
-        return FetchOutcome(data: buffer, response: info, notModified: false)
+        return FetchOutcome(data: body.data, response: info, notModified: false)
     }
 
     private func validate(_ info: ImageResponseInfo, plan: DownloadPlan) throws {
