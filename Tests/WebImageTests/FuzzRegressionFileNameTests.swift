@@ -69,5 +69,9 @@ struct FuzzRegressionFileNameTests {
         #expect(DiskCacheFileName.simpleURLPathExtension("https://example.com/images/1.jpg") == "jpg")
         #expect(DiskCacheFileName.simpleURLPathExtension("http://h/a.jpg?x=1") == nil)
         #expect(DiskCacheFileName.legacyName(forKey: "") == "d41d8cd98f00b204e9800998ecf8427e")
+        #expect(DiskCacheFileName.pathExtension(forKey: "http://h/a.j:p-g_1") == "jpg1")
+        #expect(DiskCacheFileName.pathExtension(forKey: "http://h/a." + String(repeating: "x", count: 222)).count == 222)
+        #expect(DiskCacheFileName.pathExtension(forKey: "http://h/a." + String(repeating: "x", count: 223)) == "")
+        #expect(DiskCacheFileName.pathExtension(forKey: "http://h/a.ｐｎｇ") == "")
     }
 }

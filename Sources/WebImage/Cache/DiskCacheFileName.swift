@@ -42,10 +42,28 @@ enum DiskCacheFileName {
         } else {
             raw = String(plainPathExtension(key))
         }
+        if raw.utf8.allSatisfy({ $0 < 0x80 }) { return asciiSanitized(raw) }
         let stripped = raw.unicodeScalars.filter { $0 != ":" && $0 != "\0" }
         guard stripped.count <= maxExtensionLength else { return "" }
         let safe = stripped.filter { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0)) }
         return String(String.UnicodeScalarView(safe))
+    }
+
+    /// The same rule for an ASCII extension, on bytes: letters and digits kept, and nothing when
+    /// more than 222 characters are left after removing ":" and NUL.
+    private static func asciiSanitized(_ raw: String) -> String {
+        var kept = 0
+        var safe: [UInt8] = []
+        for byte in raw.utf8 where byte != UInt8(ascii: ":") && byte != 0 {
+            kept += 1
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                 UInt8(ascii: "0")...UInt8(ascii: "9"):
+                safe.append(byte)
+            default: continue
+            }
+        }
+        return kept <= maxExtensionLength ? String(decoding: safe, as: UTF8.self) : ""
     }
 
     /// The path extension of a plain `scheme://host/path` key without parsing a `URL`: ASCII, a
