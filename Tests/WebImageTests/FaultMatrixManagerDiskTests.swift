@@ -1,0 +1,116 @@
+import Foundation
+import Testing
+@testable import WebImage
+
+/// Fault matrix, through ``ImageManager``, file-system side: the cache directory deleted or made
+/// unwritable under a running manager. The disk cache is a cache: a failed write must not lose
+/// the downloaded image or fail the load, and the cache works again once the directory does.
+@Suite("Fault matrix: cache directory faults under a running image manager")
+struct FaultMatrixManagerDiskTests {
+    /// How the cache directory is made unwritable. Tests run as root, so permission bits stop
+    /// nothing: a regular file takes the directory's place, or the directory is made immutable.
+    enum Unwritable: String, CaseIterable, CustomTestStringConvertible, Sendable {
+        case fileInItsPlace, immutable
+        var testDescription: String { rawValue }
+
+        /// Applies the fault; false when this machine cannot (no `chattr`, or no permission).
+        func apply(to path: String) throws -> Bool {
+            switch self {
+            case .fileInItsPlace:
+                try? FileManager.default.removeItem(atPath: path)
+                return FileManager.default.createFile(atPath: path, contents: Data("in the way".utf8))
+            case .immutable:
+                try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+                return chattr("+i", path)
+            }
+        }
+
+        func undo(at path: String) throws {
+            switch self {
+            case .fileInItsPlace: try FileManager.default.removeItem(atPath: path)
+            case .immutable: _ = chattr("-i", path)
+            }
+        }
+    }
+
+    @Test(arguments: Unwritable.allCases, [false, true])
+    func anUnwritableDirectoryStillDeliversTheImage(_ fault: Unwritable, waitStoreCache: Bool) async throws {
+        try await withManager(FaultMatrix.config()) { h in
+            let picture = ManagerFixtures.png(10, 8)
+            h.origin.setRoute("/kept.png", .data(picture, contentType: "image/png"))
+            let url = h.origin.url("/kept.png"), key = url.absoluteString
+            guard try fault.apply(to: h.cache.diskCachePath) else { return }  // chattr not permitted here
+            let undo = { try? fault.undo(at: h.cache.diskCachePath) }
+            defer { undo() }
+
+            // With waitStoreCache the completion comes after the failed write, without it before.
+            let options: WebImageOptions = waitStoreCache ? [.waitStoreCache] : []
+            let result = try await ManagerFaultChecks.load(h.manager, url, options: options)
+            #expect(result.error == nil)
+            #expect(result.image?.pixelSize == PixelSize(width: 10, height: 8))
+            #expect(result.data == Data(picture) && result.cacheType == .none)
+            await h.settle()
+            #expect(!h.manager.isRunning)
+            #expect(h.cache.imageFromMemoryCache(forKey: key) != nil, "memory still holds it")
+            #expect(!h.cache.diskImageDataExists(forKey: key))
+            #expect(!h.manager.isFailedURL(url))
+            // No entry and no temporary file anywhere (the file in the way is the fault itself).
+            let expected = fault == .fileInItsPlace ? [URL(fileURLWithPath: h.cache.diskCachePath).lastPathComponent] : []
+            #expect(ManagerFaultChecks.files(under: h.caches.sandbox.root.path) == expected)
+
+            // The directory is usable again: the next download is written.
+            undo()
+            h.cache.clearMemory()
+            let again = try await h.manager.image(for: url)
+            #expect(again.cacheType == .none && h.origin.requestCount("/kept.png") == 2)
+            await h.settle()
+            #expect(h.cache.diskImageData(forKey: key) == Data(picture))
+        }
+    }
+
+    @Test func aDirectoryDeletedUnderARunningLoadIsRecreatedByItsStore() async throws {
+        try await withManager(FaultMatrix.config()) { h in
+            let first = h.origin.url("/first.png"), second = h.origin.url("/second.png")
+            h.origin.setRoute("/first.png", .data(ManagerFixtures.png(4, 4), contentType: "image/png"))
+            h.origin.setRoute("/second.png", .data(ManagerFixtures.jpeg(9, 7), contentType: "image/jpeg"))
+            _ = try await h.manager.image(for: first)
+            await h.settle()
+            #expect(h.cache.diskImageDataExists(forKey: first.absoluteString))
+
+            // Hold the cache's I/O queue so the second load is running (in its disk query) while
+            // the directory goes away, then let it go on.
+            let gate = h.caches.blockIO()
+            let recorder = ResultRecorder()
+            h.manager.loadImage(with: second, completed: recorder.completion)
+            #expect(h.manager.isRunning)
+            let removed = (try? FileManager.default.removeItem(atPath: h.cache.diskCachePath)) != nil
+            gate.open()
+            #expect(removed)
+
+            let result = try #require(await recorder.waitForFinals().first)
+            #expect(recorder.finals.count == 1)
+            #expect(result.error == nil && result.image?.pixelSize == PixelSize(width: 9, height: 7))
+            await h.settle()
+            #expect(!h.manager.isRunning)
+            #expect(h.cache.diskImageDataExists(forKey: second.absoluteString), "the store recreated the directory")
+            #expect(!h.cache.diskImageDataExists(forKey: first.absoluteString), "gone with the directory")
+            // Memory still answers the first; once evicted, it is downloaded again rather than failing.
+            #expect(try await h.manager.image(for: first).cacheType == .memory)
+            h.cache.clearMemory()
+            #expect(try await h.manager.image(for: first).cacheType == .none)
+            #expect(h.origin.requestCount("/first.png") == 2)
+        }
+    }
+}
+
+/// Runs `chattr flag path`; false when the tool is missing or the call is not permitted.
+private func chattr(_ flag: String, _ path: String) -> Bool {
+    guard FileManager.default.isExecutableFile(atPath: "/usr/bin/chattr") else { return false }
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/chattr")
+    process.arguments = [flag, path]
+    process.standardError = FileHandle.nullDevice
+    guard (try? process.run()) != nil else { return false }
+    process.waitUntilExit()
+    return process.terminationStatus == 0
+}
