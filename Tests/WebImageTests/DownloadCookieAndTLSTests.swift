@@ -30,9 +30,10 @@ struct DownloadCookieAndTLSTests {
     }
 
     @Test func httpsAgainstAPlainHTTPServerIsATLSFailure() async throws {
-        // The handshake fails at once; a generous timeout keeps a loaded machine from turning it into a timeout.
+        // The handshake fails at once; a generous timeout keeps a loaded machine (or an instrumented
+        // run, ten times slower) from turning it into a timeout.
         var config = DownloaderConfig()
-        config.downloadTimeout = 10
+        config.downloadTimeout = 10 * SanitizerRun.slowdown
         try await withOriginAndDownloader(config) { origin, downloader in
             origin.setRoute("/a.img", .data(TestImageCoder.encode(width: 1, height: 1)))
             let url = URL(string: "https://127.0.0.1:\(origin.port)/a.img")!

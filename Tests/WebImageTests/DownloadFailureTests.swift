@@ -42,9 +42,10 @@ struct DownloadFailureTests {
     }
 
     @Test func slowTrickleWithinTheTimeoutSucceeds() async throws {
-        // 40 ms gaps against a 3 s idle timeout: slow, but always progressing (slack for a loaded machine).
+        // 40 ms gaps against a 3 s idle timeout: slow, but always progressing (slack for a loaded machine;
+        // ten times that under a sanitizer, whose instrumented origin can pause for seconds).
         var config = Self.quickTimeout()
-        config.downloadTimeout = 3
+        config.downloadTimeout = 3 * SanitizerRun.slowdown
         try await withOriginAndDownloader(config) { origin, downloader in
             origin.setRoute("/trickle.img", .data(picture, mode: .trickle(chunk: 256, interval: .milliseconds(40))))
             let result = try await downloader.loadImage(origin.url("/trickle.img"), context: .testing(coder))

@@ -121,7 +121,8 @@ struct PrefetcherTests {
         }
     }
 
-    @Test func cancellingATokenStopsItAtOnceWithoutCompletion() async throws {
+    // The cancel must land within the origin's 3 s delay; an instrumented run can take longer.
+    @Test(.timingBoundUnderSanitizer) func cancellingATokenStopsItAtOnceWithoutCompletion() async throws {
         try await withManager { h in
             // Slow enough that nothing finishes before the cancel, even on a loaded machine.
             let urls = servePictures(h, 6, delay: .seconds(3))
@@ -217,7 +218,8 @@ struct PrefetcherTests {
         }
     }
 
-    @Test func cancellingTheAsyncPrefetchReturnsEarly() async throws {
+    // The cancel must land within the origin's 2 s delay; an instrumented run can take longer.
+    @Test(.timingBoundUnderSanitizer) func cancellingTheAsyncPrefetchReturnsEarly() async throws {
         try await withManager { h in
             let urls = servePictures(h, 3, delay: .milliseconds(2_000))
             let prefetcher = ImagePrefetcher(manager: h.manager)

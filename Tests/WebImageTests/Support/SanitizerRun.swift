@@ -12,10 +12,16 @@ enum SanitizerRun {
 }
 
 extension Trait where Self == ConditionTrait {
-    /// Skips tests that spawn the `webimage` CLI under a sanitizer: the child is instrumented too,
-    /// and ThreadSanitizer's false reports on `Synchronization.Mutex` (see docs/RELIABILITY.md)
-    /// make it exit with status 66.
+    /// Skips tests that spawn the `webimage` CLI under AddressSanitizer, where the instrumented child
+    /// has not been checked. Under ThreadSanitizer they run: `make tsan` builds the CLI with the
+    /// pthread-backed `Mutex` stand-in, and the child exits 66 on any report (docs/RELIABILITY.md).
     static var spawnsTheCLI: Self {
-        .disabled(if: SanitizerRun.name != nil, "spawns the instrumented CLI under WEBIMAGE_SANITIZER")
+        .disabled(if: SanitizerRun.name == "address", "spawns the instrumented CLI under AddressSanitizer")
+    }
+
+    /// Skips a test whose timing margins an instrumented run cannot meet (ThreadSanitizer slows the
+    /// code and the loopback origin several times over); the plain suite still runs it.
+    static var timingBoundUnderSanitizer: Self {
+        .disabled(if: SanitizerRun.name != nil, "timing margins too tight for an instrumented run")
     }
 }

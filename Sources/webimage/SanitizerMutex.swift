@@ -1,0 +1,7 @@
+#if WEBIMAGE_TSAN
+import WebImage
+
+/// Under `make tsan`, the CLI locks with the library's pthread-backed stand-in, which
+/// ThreadSanitizer can see (docs/RELIABILITY.md); this module's alias shadows `Synchronization.Mutex`.
+typealias Mutex<Value: ~Copyable> = WebImage.Mutex<Value>
+#endif
