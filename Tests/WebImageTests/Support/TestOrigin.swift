@@ -56,11 +56,16 @@ final class TestOrigin: Sendable {
                                 serverChannel: server.channel)
         let task = Task<Void, Never> {
             _ = try? await withThrowingDiscardingTaskGroup { group in
+                // The loop ends when `stop()` closes the listener, after every connection already
+                // accepted has been handed to `serve` (which closes it): cancelling the loop instead
+                // would drop those with their writers unfinished, which traps in NIO.
                 try await server.executeThenClose { inbound in
                     for try await connection in inbound {
                         group.addTask { await origin.serve(connection) }
                     }
                 }
+                // Then stop the responses still running (delays, trickles, stalls).
+                group.cancelAll()
             }
         }
         origin.acceptTask.withLock { $0 = task }
@@ -75,9 +80,7 @@ final class TestOrigin: Sendable {
         }
         try? await serverChannel.close()
         for child in children { try? await child.close() }
-        let task = acceptTask.withLock { $0 }
-        task?.cancel()
-        await task?.value
+        await acceptTask.withLock { $0 }?.value
     }
 
     /// `<scheme>://127.0.0.1:<port><path>`.
