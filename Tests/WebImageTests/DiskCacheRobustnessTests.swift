@@ -159,15 +159,4 @@ struct DiskCacheRobustnessTests {
         #expect(cache.totalSize == cache.entryBytesOnDisk)
         #expect(cache.totalSize <= 40_000)
     }
-
-    private func runChattr(_ flag: String, _ path: String) -> Bool {
-        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/chattr") else { return false }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/chattr")
-        process.arguments = [flag, path]
-        process.standardError = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return false }
-        process.waitUntilExit()
-        return process.terminationStatus == 0
-    }
 }

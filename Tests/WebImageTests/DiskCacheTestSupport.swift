@@ -94,3 +94,15 @@ func startWorker(root: URL, _ arguments: [String]) throws -> (Process, Pipe) {
     try process.run()
     return (process, output)
 }
+
+/// Runs `chattr flag path`; false when the tool is missing or the call is not permitted.
+func runChattr(_ flag: String, _ path: String) -> Bool {
+    guard FileManager.default.isExecutableFile(atPath: "/usr/bin/chattr") else { return false }
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/chattr")
+    process.arguments = [flag, path]
+    process.standardError = FileHandle.nullDevice
+    guard (try? process.run()) != nil else { return false }
+    process.waitUntilExit()
+    return process.terminationStatus == 0
+}

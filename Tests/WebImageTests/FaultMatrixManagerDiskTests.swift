@@ -21,14 +21,14 @@ struct FaultMatrixManagerDiskTests {
                 return FileManager.default.createFile(atPath: path, contents: Data("in the way".utf8))
             case .immutable:
                 try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-                return chattr("+i", path)
+                return runChattr("+i", path)
             }
         }
 
         func undo(at path: String) throws {
             switch self {
             case .fileInItsPlace: try FileManager.default.removeItem(atPath: path)
-            case .immutable: _ = chattr("-i", path)
+            case .immutable: _ = runChattr("-i", path)
             }
         }
     }
@@ -101,16 +101,4 @@ struct FaultMatrixManagerDiskTests {
             #expect(h.origin.requestCount("/first.png") == 2)
         }
     }
-}
-
-/// Runs `chattr flag path`; false when the tool is missing or the call is not permitted.
-private func chattr(_ flag: String, _ path: String) -> Bool {
-    guard FileManager.default.isExecutableFile(atPath: "/usr/bin/chattr") else { return false }
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/chattr")
-    process.arguments = [flag, path]
-    process.standardError = FileHandle.nullDevice
-    guard (try? process.run()) != nil else { return false }
-    process.waitUntilExit()
-    return process.terminationStatus == 0
 }
