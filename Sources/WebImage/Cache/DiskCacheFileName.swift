@@ -87,7 +87,9 @@ enum DiskCacheFileName {
                 return nil
             }
         }
-        return plainPathExtension(String(key[pathStart...]))
+        // The key's last non-empty component is the path's, unless the path is only slashes.
+        guard utf8[pathStart...].contains(where: { $0 != UInt8(ascii: "/") }) else { return "" }
+        return plainPathExtension(key)
     }
 
     /// `NSString.pathExtension`'s rule — the text after the last `.` of the last non-empty

@@ -27,9 +27,7 @@ extension ImageManager {
         let load: PlannedLoad
         switch plan(url, options: options, context: context) {
         case .memoryHit(let image, let url, _): return ImageManagerResult(image: image, cacheType: .memory, url: url)
-        case .failure(var error, let url, _):
-            if error.url == nil { error.url = url }
-            throw error
+        case .failure(let error, _, _): throw error
         case .pipeline(let planned): load = planned
         }
         let box = CancellableBox()

@@ -62,20 +62,20 @@ extension ImageManager {
     func plan(_ url: URL?, options: WebImageOptions, context: WebImageContext) -> LoadPlan {
         let absolute = url?.absoluteString ?? ""
         guard let url, !absolute.isEmpty else {
-            return .failure(WebImageError(.invalidURL, "The image URL is nil or empty."), url: url,
+            return .failure(WebImageError(.invalidURL, "The image URL is nil or empty.", url: url), url: url,
                             callbackQueue: context.callbackQueue)
         }
         let isFailed = isFailedURL(url)
         let (options, context) = processed(url, options, context)
         guard Self.hasScheme(absolute) else {
             return .failure(WebImageError(
-                .invalidURL, "\"\(absolute)\" is not an absolute URL (it has no scheme)."), url: url,
+                .invalidURL, "\"\(absolute)\" is not an absolute URL (it has no scheme).", url: url), url: url,
                             callbackQueue: context.callbackQueue)
         }
         if isFailed, !options.contains(.retryFailed) {
             return .failure(WebImageError(
                 .blackListed, "This URL failed before and is on the failed-URL list; load it with "
-                    + ".retryFailed or call removeFailedURL(_:) to try again."), url: url,
+                    + ".retryFailed or call removeFailedURL(_:) to try again.", url: url), url: url,
                             callbackQueue: context.callbackQueue)
         }
         let transformer = context.disablesTransformer ? nil : context.imageTransformer
@@ -123,7 +123,7 @@ extension ImageManager {
 enum LoadPlan {
     /// The image is in the memory cache: the load's one result.
     case memoryHit(Image, url: URL, callbackQueue: CallbackQueue?)
-    /// The load fails before any cache query (a bad or failed URL).
+    /// The load fails before any cache query (a bad or failed URL); the error names the URL.
     case failure(WebImageError, url: URL?, callbackQueue: CallbackQueue?)
     /// The load needs the pipeline.
     case pipeline(PlannedLoad)
