@@ -39,7 +39,7 @@ tsan: install-deps
 	WEBIMAGE_SANITIZER=thread nice -n $(SANITIZER_NICE) $(SWIFT) test --skip-build $(TSAN_BUILD) --filter '$(NETWORK_SUITES)'
 
 asan: install-deps
-	WEBIMAGE_SANITIZER=address SWIFT_BACKTRACE=enable=no nice -n $(SANITIZER_NICE) $(SWIFT) test --sanitize=address --scratch-path .build-asan
+	WEBIMAGE_SANITIZER=address SWIFT_BACKTRACE=enable=no LSAN_OPTIONS=suppressions=$(CURDIR)/Tests/lsan-suppressions.txt nice -n $(SANITIZER_NICE) $(SWIFT) test --sanitize=address --scratch-path .build-asan
 
 demo: release
 	$(RELEASE_BIN) demo

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import WebImage
 
-@Suite("CLI cache and prefetch", .spawnsTheCLI)
+@Suite("CLI cache and prefetch")
 struct CLICacheTests {
     @Test func prefetchFillsTheCacheThatInfoCountsAndClearEmpties() async throws {
         let dir = try CLIProcess.temporaryDirectory()

@@ -2,21 +2,15 @@ import Foundation
 import Testing
 @testable import WebImage
 
-@Suite("CLI decode", .spawnsTheCLI)
+@Suite("CLI decode")
 struct CLIDecodeTests {
     /// Runs the built `webimage` with `arguments`; returns its exit status and stdout lines.
     func run(_ arguments: [String]) throws -> (status: Int32, lines: [String]) {
-        let process = Process()
-        process.executableURL = webimageExecutable()
-        process.arguments = arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let lines = String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
-        return (process.terminationStatus, lines)
+        let executable = try #require(webimageExecutable(), "build the webimage executable (swift build) first")
+        let child = try ChildProcess(executable.path, arguments, stdout: .pipe)
+        let output = child.readStdout()
+        let lines = String(decoding: output, as: UTF8.self).split(separator: "\n").map(String.init)
+        return (child.wait().status, lines)
     }
 
     func object(_ line: String) throws -> [String: Any] {

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import WebImage
 
-@Suite("CLI demo", .spawnsTheCLI)
+@Suite("CLI demo")
 struct CLIDemoTests {
     @Test func smallDemoRunsAndItsContactSheetDecodes() async throws {
         let dir = try CLIProcess.temporaryDirectory()

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import WebImage
 
-@Suite("CLI get", .spawnsTheCLI)
+@Suite("CLI get")
 struct CLIGetTests {
     @Test func secondProcessReportsDiskCacheHit() async throws {
         let dir = try CLIProcess.temporaryDirectory()

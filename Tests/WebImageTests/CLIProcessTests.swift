@@ -26,37 +26,20 @@ enum CLIProcess {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("webimage-cli-run-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: scratch) }
-        let outURL = scratch.appendingPathComponent("stdout"), errURL = scratch.appendingPathComponent("stderr")
-        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
-        let outHandle = try FileHandle(forWritingTo: outURL), errHandle = try FileHandle(forWritingTo: errURL)
-        defer { try? outHandle.close(); try? errHandle.close() }
-
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        process.standardOutput = outHandle
-        process.standardError = errHandle
+        let outPath = scratch.appendingPathComponent("stdout").path, errPath = scratch.appendingPathComponent("stderr").path
         var environment = ProcessInfo.processInfo.environment
         environment["XDG_CACHE_HOME"] = scratch.appendingPathComponent("xdg").path
-        process.environment = environment
+        let child = try ChildProcess(executable.path, arguments, environment: environment,
+                                     stdout: .file(outPath), stderr: .file(errPath))
         let watchdog = Task {
             try await Task.sleep(for: timeout)
-            process.terminate()
+            child.send(SIGTERM)
         }
         defer { watchdog.cancel() }
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-            process.terminationHandler = { _ in continuation.resume() }
-            do {
-                try process.run()
-            } catch {
-                process.terminationHandler = nil
-                continuation.resume(throwing: error)
-            }
-        }
-        return CLIRun(status: process.terminationStatus,
-                      stdout: String(decoding: try Data(contentsOf: outURL), as: UTF8.self),
-                      stderr: String(decoding: try Data(contentsOf: errURL), as: UTF8.self))
+        let termination = await offThePool { child.wait() }
+        return CLIRun(status: termination.status,
+                      stdout: String(decoding: ChildProcess.readFile(outPath), as: UTF8.self),
+                      stderr: String(decoding: ChildProcess.readFile(errPath), as: UTF8.self))
     }
 
     /// A fresh directory for one test's cache and outputs; the caller removes it.
@@ -73,7 +56,7 @@ enum CLIProcess {
     }
 }
 
-@Suite("CLI process", .spawnsTheCLI)
+@Suite("CLI process")
 struct CLIProcessTests {
     @Test func versionAndHelpExitZero() async throws {
         let version = try await CLIProcess.run(["--version"])

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import WebImage
 
-@Suite("CLI usage errors", .spawnsTheCLI)
+@Suite("CLI usage errors")
 struct CLIUsageTests {
     /// Each bad invocation exits 2 and its message names the bad token.
     @Test(arguments: [

@@ -22,20 +22,13 @@ struct DiskCacheFullFileSystemTests {
     }
 
     static func run(_ tool: String, _ arguments: [String]) -> Int32 {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tool)
-        process.arguments = arguments
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        do { try process.run() } catch { return -1 }
-        process.waitUntilExit()
-        return process.terminationStatus
+        guard let child = try? ChildProcess(tool, arguments) else { return -1 }
+        return child.wait().status
     }
 
     @Test func writesThatDoNotFitFailAndKeepThePreviousEntries() throws {
         guard let root = Self.mountTmpfs(kilobytes: 256) else {
-            print("skipped: mounting a tmpfs is not permitted here")
-            return
+            try Test.cancel("mounting a tmpfs is not permitted here")
         }
         defer { Self.unmount(root) }
         var config = DiskCacheConfig(directory: root, namespace: "full")

@@ -5,7 +5,7 @@ import Testing
 
 /// Other processes on the same directory: one killed mid-write, two writing at once.
 /// They run `webimage disk-cache-worker`, built next to the test bundle.
-@Suite("DiskCache across processes", .serialized, .spawnsTheCLI)
+@Suite("DiskCache across processes", .serialized)
 struct DiskCacheProcessTests {
     static let keys = (0..<4).map { "https://example.com/image-\($0).png" }
 
@@ -27,27 +27,17 @@ struct DiskCacheProcessTests {
         }
     }
 
-    /// Runs a blocking wait on a GCD thread, so it does not hold one of the few threads Swift
-    /// concurrency shares between all running tests (timing-bound tests elsewhere need them).
-    func offThePool<T: Sendable>(_ body: @escaping () -> T) async -> T {
-        let box = BlockingCall(body)
-        return await withCheckedContinuation { continuation in
-            DispatchQueue.global().async { continuation.resume(returning: box.body()) }
-        }
-    }
-
     @Test func killedWriterLeavesNoPartialEntry() async throws {
         let sandbox = DiskCacheSandbox(); defer { sandbox.remove() }
         for round in 0..<3 {
-            let (process, output) = try startWorker(root: sandbox.root, [
+            let worker = try startWorker(root: sandbox.root, [
                 "--writer", "\(round)", "--keys", "4", "--iterations", "0", "--value-size", "\(1_000_000 + round * 1000)",
             ])
-            let ready = await offThePool { output.fileHandleForReading.availableData }  // "ready" (or exit)
+            let ready = await offThePool { worker.readAvailableStdout() }  // "ready" (or exit)
             #expect(String(decoding: ready, as: UTF8.self).contains("ready"))
             usleep(UInt32.random(in: 20_000...150_000))
-            kill(process.processIdentifier, SIGKILL)
-            await offThePool { process.waitUntilExit() }
-            #expect(process.terminationReason == .uncaughtSignal)
+            worker.send(SIGKILL)
+            #expect(await offThePool { worker.wait() } == .signaled(SIGKILL))
             let cache = sharedCache(sandbox.root)
             expectOnlyCompleteEntries(cache)
             #expect(cache.totalCount == cache.entryFileNames.count)
@@ -73,11 +63,9 @@ struct DiskCacheProcessTests {
             ])
         }
         var writersSeen = Set<Int>()
-        for (process, output) in workers {
-            let data = await offThePool { output.fileHandleForReading.readDataToEndOfFile() }
-            let text = String(decoding: data, as: UTF8.self)
-            await offThePool { process.waitUntilExit() }
-            #expect(process.terminationReason == .exit && process.terminationStatus == 0, "worker said: \(text)")
+        for worker in workers {
+            let text = String(decoding: await offThePool { worker.readStdout() }, as: UTF8.self)
+            #expect(await offThePool { worker.wait() } == .exited(0), "worker said: \(text)")
             #expect(text.contains("done 400"))
         }
         let cache = sharedCache(sandbox.root)
@@ -89,10 +77,4 @@ struct DiskCacheProcessTests {
         cache.removeExpiredData()
         #expect(cache.totalSize == cache.entryBytesOnDisk)
     }
-}
-
-/// A blocking closure handed to another thread; it captures a `Process` or `Pipe`, used there only.
-private final class BlockingCall<T>: @unchecked Sendable {
-    let body: () -> T
-    init(_ body: @escaping () -> T) { self.body = body }
 }

@@ -82,27 +82,15 @@ func webimageExecutable() -> URL? {
     return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
 }
 
-/// Starts the worker on `root`; `arguments` add to `--directory`.
-func startWorker(root: URL, _ arguments: [String]) throws -> (Process, Pipe) {
+/// Starts the worker on `root`; `arguments` add to `--directory`. Its stdout is a pipe.
+func startWorker(root: URL, _ arguments: [String]) throws -> ChildProcess {
     let executable = try #require(webimageExecutable(), "build the webimage executable (swift build) first")
-    let process = Process()
-    process.executableURL = executable
-    process.arguments = ["disk-cache-worker", "--directory", root.path] + arguments
-    let output = Pipe()
-    process.standardOutput = output
-    process.standardError = FileHandle.nullDevice
-    try process.run()
-    return (process, output)
+    return try ChildProcess(executable.path, ["disk-cache-worker", "--directory", root.path] + arguments, stdout: .pipe)
 }
 
 /// Runs `chattr flag path`; false when the tool is missing or the call is not permitted.
 func runChattr(_ flag: String, _ path: String) -> Bool {
-    guard FileManager.default.isExecutableFile(atPath: "/usr/bin/chattr") else { return false }
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/chattr")
-    process.arguments = [flag, path]
-    process.standardError = FileHandle.nullDevice
-    guard (try? process.run()) != nil else { return false }
-    process.waitUntilExit()
-    return process.terminationStatus == 0
+    guard FileManager.default.isExecutableFile(atPath: "/usr/bin/chattr"),
+          let child = try? ChildProcess("/usr/bin/chattr", [flag, path]) else { return false }
+    return child.wait() == .exited(0)
 }

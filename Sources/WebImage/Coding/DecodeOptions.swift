@@ -68,7 +68,9 @@ public struct DecodeLimits: Sendable, Hashable {
         self.maxFrames = maxFrames
     }
 
-    /// 100 megapixels per frame (400 MB as RGBA), 1 GiB for all frames, 10,000 frames.
+    /// 100 megapixels per frame (400 MB as RGBA), 1 GiB for all frames, 10,000 frames: every
+    /// real camera photo decodes. A server decoding untrusted images several at a time should
+    /// lower ``maxPixels`` (or ask for a thumbnail or byte budget, which scales down instead).
     public static let `default` = DecodeLimits()
 
     /// Throws ``WebImageError/Code/imageTooLarge`` when a `size` canvas passes ``maxPixels``.

@@ -12,13 +12,6 @@ enum SanitizerRun {
 }
 
 extension Trait where Self == ConditionTrait {
-    /// Skips tests that spawn the `webimage` CLI under AddressSanitizer, where the instrumented child
-    /// has not been checked. Under ThreadSanitizer they run: `make tsan` builds the CLI with the
-    /// pthread-backed `Mutex` stand-in, and the child exits 66 on any report (docs/RELIABILITY.md).
-    static var spawnsTheCLI: Self {
-        .disabled(if: SanitizerRun.name == "address", "spawns the instrumented CLI under AddressSanitizer")
-    }
-
     /// Skips a test whose timing margins an instrumented run cannot meet (ThreadSanitizer slows the
     /// code and the loopback origin several times over); the plain suite still runs it.
     static var timingBoundUnderSanitizer: Self {
