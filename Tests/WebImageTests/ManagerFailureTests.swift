@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 @testable import WebImage
 
@@ -27,11 +28,46 @@ struct ManagerFailureTests {
         }
     }
 
-    @Test func aURLNoLoaderHandlesIsAClearError() async throws {
+    /// SDWebImage's rule (§1.3 step 8, §5.7): a URL no loader handles ends with no image and no error.
+    @Test func aURLNoLoaderHandlesEndsWithNoImageAndNoError() async throws {
         try await withManager { h in
-            let error = await loadError(h.manager, URL(string: "ftp://example.com/a.png"))
-            #expect(error?.code == .invalidURL)
-            #expect(error?.message.contains("ftp") == true)
+            let url = URL(string: "ftp://example.com/a.png")
+            let recorder = ResultRecorder()
+            h.manager.loadImage(with: url, completed: recorder.completion)
+            let result = try #require(await recorder.waitForFinals().first)
+            #expect(result.image == nil && result.error == nil && result.isFinished)
+            let error = await loadError(h.manager, url)
+            #expect(error?.code == .notCached && error?.message.contains("ftp") == true)
+            // A web URL without a host is malformed, not refused.
+            #expect(await loadError(h.manager, URL(string: "http:///a.png"))?.code == .invalidURL)
+        }
+    }
+
+    @Test func aCustomLoaderThatRefusesAnHTTPURLEndsWithNoImageAndNoError() async throws {
+        try await withManager { h in
+            h.origin.setRoute("/refused.png", .data(ManagerFixtures.png(8, 8), contentType: "image/png"))
+            let url = h.origin.url("/refused.png")
+            let loader = RefusingLoader()
+            var context = WebImageContext()
+            context.imageLoader = loader
+            let recorder = ResultRecorder()
+            h.manager.loadImage(with: url, context: context, completed: recorder.completion)
+            let result = try #require(await recorder.waitForFinals().first)
+            #expect(result.image == nil && result.error == nil && result.isFinished && result.cacheType == .none)
+            #expect(recorder.results.count == 1)
+            #expect(loader.asked > 0 && loader.requested == 0)
+            #expect(h.origin.requestCount("/refused.png") == 0)
+            #expect(!h.manager.isFailedURL(url))
+            // A cached copy is still delivered; a refresh the loader refuses adds nothing after it.
+            let cached = Image(bitmap: TestBitmaps.gradient(width: 3, height: 3))
+            h.cache.storeImageToMemory(cached, forKey: url.absoluteString)
+            let refresh = ResultRecorder()
+            h.manager.loadImage(with: url, options: .refreshCached, context: context, completed: refresh.completion)
+            let finals = await refresh.waitForFinals()
+            #expect(finals.count == 1 && finals.first?.image === cached && finals.first?.cacheType == .memory)
+            #expect(loader.requested == 0)
+            await h.settle()
+            #expect(!h.manager.isRunning)
         }
     }
 
@@ -117,4 +153,25 @@ final class TestManagerDelegate: ImageManagerDelegate, @unchecked Sendable {
     func imageManager(_ manager: ImageManager, shouldDownloadImageFor url: URL) -> Bool { allowDownloads }
 
     func imageManager(_ manager: ImageManager, shouldBlockFailedURL url: URL, error: WebImageError) -> Bool? { true }
+}
+
+/// A loader that handles nothing, and counts how often it was asked and used.
+final class RefusingLoader: ImageLoading {
+    private let counts = Mutex((asked: 0, requested: 0))
+
+    var asked: Int { counts.withLock { $0.asked } }
+    var requested: Int { counts.withLock { $0.requested } }
+
+    func canRequest(_ url: URL) -> Bool {
+        counts.withLock { $0.asked += 1 }
+        return false
+    }
+
+    func requestImage(with url: URL, options: WebImageOptions, context: WebImageContext,
+                      progress: ImageLoadProgress?,
+                      completion: @escaping ImageLoadCompletion) -> (any ImageLoadCancellable)? {
+        counts.withLock { $0.requested += 1 }
+        completion(.failure(WebImageError(.invalidURL, "RefusingLoader loads nothing.", url: url)))
+        return nil
+    }
 }

@@ -19,7 +19,7 @@ extension ImageManager {
     /// cached image while the revalidation goes on in the background and updates the caches (use
     /// ``imageEvents(for:options:context:)`` to see its outcome too).
     /// - Throws: The load's ``WebImageError``; ``WebImageError/Code/notCached`` when the image is not
-    ///   cached and may not be loaded (`fromCacheOnly`, or the delegate declined);
+    ///   cached and may not be loaded (`fromCacheOnly`, the delegate declined, or no loader handles the URL);
     ///   ``WebImageError/Code/cancelled`` when the task was cancelled.
     public func image(for url: URL?, options: WebImageOptions = [], context: WebImageContext = .none,
                       progress: ImageLoadProgress? = nil) async throws(WebImageError) -> ImageManagerResult {
@@ -82,8 +82,10 @@ extension ImageManager {
     static func outcome(of result: ImageManagerResult) -> Result<ImageManagerResult, WebImageError> {
         if let error = result.error { return .failure(error) }
         guard result.image != nil else {
-            return .failure(WebImageError(.notCached, "The image is not cached and this request may not load it.",
-                                          url: result.url))
+            return .failure(WebImageError(
+                .notCached, "The image is not cached and this request may not load it (fromCacheOnly, the "
+                    + "manager's delegate declined, or no loader handles \"\(result.url?.scheme ?? "")\" URLs).",
+                url: result.url))
         }
         return .success(result)
     }

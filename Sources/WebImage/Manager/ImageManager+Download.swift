@@ -7,35 +7,34 @@ extension ImageManager {
         let cachedImage = cached?.image
         let refresh = cachedImage != nil && request.options.contains(.refreshCached)
         let wanted = !request.options.contains(.fromCacheOnly) && (cachedImage == nil || refresh)
-        guard wanted, delegate?.imageManager(self, shouldDownloadImageFor: url) ?? true else {
-            // A hit, or a miss that may not be loaded: no image and no error (SDWebImage's rule).
+        guard wanted, delegate?.imageManager(self, shouldDownloadImageFor: url) ?? true,
+              request.loader.canRequest(url) else {
+            if cachedImage == nil, Self.isHostlessWebURL(url) {
+                // Not a refusal but a malformed URL: the garbage-URL error, as SDWebImage's loader gives.
+                request.fail(WebImageError(.invalidURL, "\"\(url.absoluteString)\" has no host.", url: url))
+                return
+            }
+            // A hit, or a miss that may not be loaded (`fromCacheOnly`, the delegate or the loader
+            // declined): the cached image or nothing, and no error (SDWebImage's rule, §1.3 step 8).
             request.operation.deliverFinal(request.result(
                 image: cachedImage, data: cached?.data, cacheType: cachedImage == nil ? .none : cached!.cacheType,
                 byteCount: cached?.data?.count ?? 0))
             return
         }
-        guard request.loader.canRequest(url) else {
-            if let cached, cachedImage != nil {
-                request.operation.deliverFinal(request.result(image: cachedImage, data: cached.data,
-                                                              cacheType: cached.cacheType,
-                                                              byteCount: cached.data?.count ?? 0))
-            } else {
-                request.fail(WebImageError(.invalidURL,
-                                           "No image loader handles \"\(url.scheme ?? "")\" URLs.", url: url))
-            }
-            return
-        }
         var context = request.context
+        var loaderOptions = request.options
         if refresh, let cached {
             request.operation.deliverIntermediate(request.result(image: cachedImage, data: cached.data,
                                                                  cacheType: cached.cacheType,
                                                                  byteCount: cached.data?.count ?? 0))
+            // No partial images after the full cached one (SDWebImage clears progressiveLoad too).
+            loaderOptions.remove(.progressiveLoad)
             if context.validators == nil, let key = request.originalKey {
                 context.validators = (request.originalCache as? any ImageCacheValidatorStoring)?.validators(forKey: key)
             }
         }
         let loaderRequest = request.with(context: context)
-        let token = request.loader.requestImage(with: url, options: request.options, context: context,
+        let token = request.loader.requestImage(with: url, options: loaderOptions, context: context,
                                                 progress: request.progress) { [self] loaded in
             loaderFinished(loaderRequest, loaded, refreshing: refresh)
         }
@@ -46,16 +45,12 @@ extension ImageManager {
         let operation = request.operation
         guard !operation.isCancelled else { return }
         guard loaded.isFinished else {
-            if let partial = loaded.image { deliverPartial(request, partial) }
+            if !refreshing, let partial = loaded.image { deliverPartial(request, partial) }
             return
         }
         if let error = loaded.error {
             if refreshing, error.code == .cacheNotModified {
-                // The cached copy is current: keep it, note the new validators, say nothing more.
-                if let key = request.originalKey, let validators = loaded.response?.validators, !validators.isEmpty {
-                    (request.originalCache as? any ImageCacheValidatorStoring)?.setValidators(validators, forKey: key)
-                }
-                operation.endSilently()
+                endUnchangedRefresh(request, validators: loaded.response?.validators)
                 return
             }
             if error.code != .cancelled, shouldBlock(request, error: error) {
@@ -70,7 +65,17 @@ extension ImageManager {
             return
         }
         if request.options.contains(.retryFailed) { removeFailedURL(request.url) }
-        finish(request, image: image, data: loaded.data, cacheType: .none, response: loaded.response)
+        if refreshing, let data = loaded.data {
+            finishRefresh(request, image: image, data: data, response: loaded.response)
+        } else {
+            finish(request, image: image, data: loaded.data, cacheType: .none, response: loaded.response)
+        }
+    }
+
+    /// True for an `http`/`https` URL without a host (`http:///a.png`), which no loader can load.
+    static func isHostlessWebURL(_ url: URL) -> Bool {
+        guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else { return false }
+        return url.host?.isEmpty ?? true
     }
 
     /// The delegate's verdict if it gives one, else the loader's.

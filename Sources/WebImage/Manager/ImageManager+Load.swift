@@ -4,12 +4,15 @@ extension ImageManager {
     /// Loads the image at `url` (SDWebImage's `loadImageWithURL:options:context:progress:completed:`).
     ///
     /// - `completed` runs exactly once with a final result, on `context.callbackQueue` or
-    ///   ``CallbackQueue/shared``: an image, an error, or — for a `fromCacheOnly` miss or a download
-    ///   the delegate declined — neither. Partial images (`progressiveLoad`) and the cached image of
-    ///   a `refreshCached` load come before it with ``ImageManagerResult/isFinished`` false and
-    ///   true respectively; a `refreshCached` revalidation answered 304 adds nothing.
-    /// - A nil, empty or relative URL fails with ``WebImageError/Code/invalidURL``; a URL on the
-    ///   failed-URL list with ``WebImageError/Code/blackListed`` unless `retryFailed` is set.
+    ///   ``CallbackQueue/shared``: an image, an error, or — for a `fromCacheOnly` miss, a download
+    ///   the delegate declined, or a URL the loader does not handle (`canRequest` false, such as an
+    ///   `ftp:` URL) — neither, as in SDWebImage. Partial images (`progressiveLoad`) and the cached
+    ///   image of a `refreshCached` load come before it with ``ImageManagerResult/isFinished`` false
+    ///   and true respectively; a `refreshCached` revalidation that finds the same image (a 304, or
+    ///   the same bytes from an origin without validators) adds nothing.
+    /// - A nil, empty or relative URL, or an `http(s)` URL without a host, fails with
+    ///   ``WebImageError/Code/invalidURL``; a URL on the failed-URL list with
+    ///   ``WebImageError/Code/blackListed`` unless `retryFailed` is set.
     /// - Returns: The operation, to cancel the load (the completion then gets
     ///   ``WebImageError/Code/cancelled``, once).
     @discardableResult

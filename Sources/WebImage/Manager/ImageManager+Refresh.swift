@@ -1,0 +1,36 @@
+import Dispatch
+import Foundation
+
+/// How a `refreshCached` revalidation ends: the cached copy is current (a 304, or the same bytes
+/// again from an origin that sends no validators), or the new image replaces it.
+extension ImageManager {
+    /// The cached copy is current: keep it, note the response's new validators, say nothing more.
+    func endUnchangedRefresh(_ request: ImageManagerRequest, validators: HTTPValidators?) {
+        if let key = request.originalKey, let validators, !validators.isEmpty {
+            (request.originalCache as? any ImageCacheValidatorStoring)?.setValidators(validators, forKey: key)
+        }
+        request.operation.endSilently()
+    }
+
+    /// A revalidation answered 200. When the bytes equal the original's cached bytes (an origin
+    /// without ETag or Last-Modified answers every request in full), nothing changed: no second
+    /// callback and no store, as SDWebImage does. Otherwise the new image is finished as usual.
+    /// The cached bytes are read off the loader's thread, on a global queue.
+    func finishRefresh(_ request: ImageManagerRequest, image: Image, data: Data, response: ImageResponseInfo?) {
+        DispatchQueue.global(qos: .userInitiated).async { [self] in
+            guard !request.operation.isCancelled else { return }
+            if let stored = storedOriginalData(request), stored == data {
+                endUnchangedRefresh(request, validators: response?.validators)
+            } else {
+                finish(request, image: image, data: data, cacheType: .none, response: response)
+            }
+        }
+    }
+
+    /// The original's bytes on disk, when its cache is an ``ImageCache`` (a custom cache offers no
+    /// way to read raw bytes; its refreshes then always deliver the downloaded image).
+    private func storedOriginalData(_ request: ImageManagerRequest) -> Data? {
+        guard let key = request.originalKey, let cache = request.originalCache as? ImageCache else { return nil }
+        return cache.diskImageData(forKey: key)
+    }
+}
