@@ -87,6 +87,30 @@ struct ManagerCancelTests {
         }
     }
 
+    @Test func cancelWhileDecodingStoresNothing() async throws {
+        try await withManager { h in
+            h.origin.setRoute("/d.png", .data(ManagerFixtures.png(8, 8), contentType: "image/png"))
+            let coder = GateCoder()
+            var context = WebImageContext()
+            context.imageCoder = coder
+            let url = h.origin.url("/d.png")
+            let recorder = ResultRecorder()
+            let operation = h.manager.loadImage(with: url, context: context, completed: recorder.completion)
+            #expect(await waitUntil { coder.started })
+            await expectCancelledOnce(operation, recorder, h)
+            coder.open()
+            // The decode finishes into a cancelled load: its image goes nowhere.
+            #expect(await waitUntil { h.downloader.currentDownloadCount == 0 })
+            try? await Task.sleep(for: .milliseconds(100))
+            h.caches.drain()
+            #expect(coder.finished)
+            #expect(h.cache.memoryCache.get(forKey: url.absoluteString) == nil)
+            #expect(!h.cache.diskImageDataExists(forKey: url.absoluteString))
+            #expect(recorder.results.count == 1)
+            #expect(!h.manager.isRunning)
+        }
+    }
+
     @Test func taskCancellationCancelsAnAsyncLoad() async throws {
         try await withManager { h in
             var slow = TestOriginRoute.data(ManagerFixtures.png(8, 8))
@@ -128,5 +152,32 @@ final class GateTransformer: ImageTransforming {
         didStart.store(true, ordering: .releasing)
         semaphore.wait()
         return image
+    }
+}
+
+/// A coder that blocks in `decode` until opened, then decodes with the shared coders: to cancel a
+/// load while its bytes are being decoded.
+final class GateCoder: ImageCoding {
+    private let semaphore = DispatchSemaphore(value: 0)
+    private let didStart = Atomic<Bool>(false)
+    private let didFinish = Atomic<Bool>(false)
+
+    var started: Bool { didStart.load(ordering: .acquiring) }
+    var finished: Bool { didFinish.load(ordering: .acquiring) }
+    func open() { semaphore.signal() }
+
+    func canDecode(_ data: Data) -> Bool { CodersManager.shared.canDecode(data) }
+
+    func decode(_ data: Data, options: DecodeOptions) throws -> Image {
+        didStart.store(true, ordering: .releasing)
+        semaphore.wait()
+        defer { didFinish.store(true, ordering: .releasing) }
+        return try CodersManager.shared.decode(data, options: options)
+    }
+
+    func canEncode(to format: ImageFormat) -> Bool { CodersManager.shared.canEncode(to: format) }
+
+    func encode(_ image: Image, as format: ImageFormat, options: EncodeOptions) throws -> Data {
+        try CodersManager.shared.encode(image, as: format, options: options)
     }
 }
