@@ -3,7 +3,8 @@ import Synchronization
 
 /// Called after each URL of a prefetch request finishes: URLs finished so far and in total.
 public typealias ImagePrefetchProgress = @Sendable (_ finishedCount: Int, _ totalCount: Int) -> Void
-/// Called once when every URL of a prefetch request has finished: how many, and how many failed.
+/// Called once when every URL of a prefetch request has finished: how many, and how many were
+/// skipped (ended without an image; see ``ImagePrefetcher/prefetchURLs(_:options:context:progress:completed:)``).
 public typealias ImagePrefetchCompletion = @Sendable (_ finishedCount: Int, _ skippedCount: Int) -> Void
 
 /// One ``ImagePrefetcher/prefetchURLs(_:options:context:progress:completed:)`` request
@@ -41,7 +42,8 @@ public final class ImagePrefetchToken: Sendable {
     /// URLs finished so far (loaded or failed).
     public var finishedCount: Int { state.withLock { $0.finished } }
 
-    /// URLs that failed so far.
+    /// URLs that ended without an image so far: failures, and loads that could not load
+    /// (a `fromCacheOnly` miss, a download the delegate or the loader declined).
     public var skippedCount: Int { state.withLock { $0.skipped } }
 
     /// True once ``cancel()`` ran.

@@ -2,7 +2,8 @@ import Foundation
 import Synchronization
 
 extension ImagePrefetcher {
-    /// Prefetches `urls` and returns when all have finished: how many, and how many failed.
+    /// Prefetches `urls` and returns when all have finished: how many, and how many were skipped
+    /// (ended without an image, as in ``prefetchURLs(_:options:context:progress:completed:)``).
     /// Cancelling the calling task cancels the request and returns the counts reached so far.
     @discardableResult
     public func prefetch(_ urls: [URL], options: WebImageOptions? = nil,

@@ -88,7 +88,11 @@ public final class ImagePrefetcher: Sendable {
     /// Loads `urls` into the caches.
     ///
     /// - `progress` runs after each URL finishes, loaded or failed, with this request's counts.
-    /// - `completed` runs once when all have finished: how many, and how many failed ("skipped").
+    /// - `completed` runs once when all have finished: how many, and how many were skipped.
+    /// - Skipped means the load ended without an image: an error, and also a load that ends with
+    ///   neither image nor error (a `fromCacheOnly` miss, a download the manager's delegate or the
+    ///   loader declined). SDWebImage counts errors only; here such a URL is not in the cache
+    ///   afterwards, so it is not reported as prefetched (the CLI's exit status relies on this).
     /// - An empty list calls `completed(0, 0)` before returning and returns nil.
     /// - Returns: The request's token, to cancel it; earlier requests keep running.
     @discardableResult

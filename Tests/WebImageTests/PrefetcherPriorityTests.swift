@@ -1,0 +1,53 @@
+import Foundation
+import Testing
+@testable import WebImage
+
+@Suite("Image prefetcher: low priority and what counts as skipped")
+struct PrefetcherPriorityTests {
+    @Test func aNormalLoadQueuedLaterOvertakesQueuedPrefetches() async throws {
+        var config = DownloaderConfig.default
+        config.maxConcurrentDownloads = 1
+        try await withManager(config) { h in
+            // One slot, held by a download paused mid-body until the test opens it.
+            let busyBody = ManagerFixtures.png(8, 8)
+            let gate = TestGate()
+            var busy = TestOriginRoute.data(busyBody, contentType: "image/png")
+            busy.mode = .gated(busyBody.count / 2, gate)
+            h.origin.setRoute("/busy.png", busy)
+            h.origin.setRoute("/visible.png", .data(ManagerFixtures.png(9, 9), contentType: "image/png"))
+            let prefetched = servePictures(h, 3, prefix: "pre")
+            let busyLoad = ResultRecorder()
+            h.manager.loadImage(with: h.origin.url("/busy.png"), completed: busyLoad.completion)
+            #expect(await waitUntil { h.origin.requestCount("/busy.png") == 1 })
+
+            let prefetcher = ImagePrefetcher(manager: h.manager)
+            let recorder = PrefetchRecorder()
+            prefetcher.prefetchURLs(prefetched, completed: recorder.completed)
+            #expect(await waitUntil { h.downloader.currentDownloadCount == 4 })
+            let visible = ResultRecorder()
+            h.manager.loadImage(with: h.origin.url("/visible.png"), completed: visible.completion)
+            #expect(await waitUntil { h.downloader.currentDownloadCount == 5 })
+            gate.open()
+
+            #expect(await waitUntil { !recorder.completions.isEmpty })
+            #expect(recorder.completions == [.completed(finished: 3, skipped: 0)])
+            #expect(await visible.waitForFinals().first?.image != nil)
+            let order = h.origin.stats.requests.map(\.path)
+            #expect(order == ["/busy.png", "/visible.png", "/pre0.png", "/pre1.png", "/pre2.png"])
+        }
+    }
+
+    /// A documented difference from SDWebImage, which counts only errors: a URL that ends with no
+    /// image is not in the cache afterwards, so it counts as skipped even without an error.
+    @Test func aFromCacheOnlyMissCountsAsSkipped() async throws {
+        try await withManager { h in
+            let urls = servePictures(h, 2)
+            h.cache.storeImageToMemory(Image(bitmap: TestBitmaps.gradient(width: 3, height: 3)),
+                                       forKey: urls[0].absoluteString)
+            let prefetcher = ImagePrefetcher(manager: h.manager)
+            let counts = await prefetcher.prefetch(urls, options: .fromCacheOnly)
+            #expect(counts.finished == 2 && counts.skipped == 1)
+            #expect(h.origin.stats.requests.isEmpty)
+        }
+    }
+}
