@@ -4,6 +4,22 @@ import Foundation
 ///
 /// Every property is optional: `nil` means "use the default" (the manager's, the downloader's or the
 /// library's). Components add their own entries as they arrive; `userInfo` carries anything else.
+///
+/// SDWebImage context keys with no property here, and why:
+/// - `imageForceDecodePolicy`: every image is decoded to a bitmap when it is loaded; there is no
+///   lazy image to force.
+/// - `imageDecodeOptions`: there is no untyped coder-option dictionary; the typed fields
+///   (``thumbnailPixelSize``, ``preserveAspectRatio``, ``scaleFactor``, ``scaleDownLimitBytes``,
+///   ``decodeLimits``) are what the coders read, and a custom coder (``imageCoder``) takes its own
+///   settings when it is created.
+/// - `imageTypeIdentifierHint`: there are no UTIs on Linux, and every decoder recognises its format
+///   from the bytes (`ImageFormat.detect(_:)`), so a hint would have nothing to decide.
+/// - `imageDecodeToHDR`: bitmaps are 8-bit RGBA; there is no HDR decode.
+/// - `animatedImageClass`: one ``Image`` class holds every frame; there is no class to choose.
+/// - `customManager`: the ``ImageTarget`` binding takes the manager as a `manager:` parameter.
+/// - `loaderCachedImage`: a `refreshCached` load hands the loader the cached copy's HTTP
+///   ``validators`` instead of the cached image; an origin without validators is answered by
+///   comparing the new bytes with the cached ones.
 public struct WebImageContext: Sendable {
     /// The values, shared between copies until one is changed: a context is copied at every
     /// pipeline step, and one reference is far cheaper to copy than two dozen fields.
