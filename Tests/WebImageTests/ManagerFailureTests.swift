@@ -40,6 +40,8 @@ struct ManagerFailureTests {
             #expect(error?.code == .notCached && error?.message.contains("ftp") == true)
             // A web URL without a host is malformed, not refused.
             #expect(await loadError(h.manager, URL(string: "http:///a.png"))?.code == .invalidURL)
+            // ...but only when it would be loaded: a cache-only miss stays a plain miss.
+            #expect(await loadError(h.manager, URL(string: "http:///a.png"), options: .fromCacheOnly)?.code == .notCached)
         }
     }
 

@@ -7,9 +7,9 @@ extension ImageManager {
         let cachedImage = cached?.image
         let refresh = cachedImage != nil && request.options.contains(.refreshCached)
         let wanted = !request.options.contains(.fromCacheOnly) && (cachedImage == nil || refresh)
-        guard wanted, delegate?.imageManager(self, shouldDownloadImageFor: url) ?? true,
-              request.loader.canRequest(url) else {
-            if cachedImage == nil, Self.isHostlessWebURL(url) {
+        let allowed = wanted && (delegate?.imageManager(self, shouldDownloadImageFor: url) ?? true)
+        guard allowed, request.loader.canRequest(url) else {
+            if allowed, cachedImage == nil, Self.isHostlessWebURL(url) {
                 // Not a refusal but a malformed URL: the garbage-URL error, as SDWebImage's loader gives.
                 request.fail(WebImageError(.invalidURL, "\"\(url.absoluteString)\" has no host.", url: url))
                 return
