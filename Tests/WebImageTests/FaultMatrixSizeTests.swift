@@ -61,6 +61,28 @@ struct FaultMatrixSizeTests {
         }
     }
 
+    /// A length just under the limit passes the header check, so only the body's bounded
+    /// reservation (ResponseBodyTests) keeps it from pinning that much memory; the caller still
+    /// gets the truncation or the timeout.
+    @Test(arguments: [false, true])
+    func aLengthJustUnderTheLimitThenCloseOrStallFails(stalls: Bool) async throws {
+        let limit = 150_000_000
+        let config = FaultMatrix.config(maximumResponseSize: limit, timeout: stalls ? 2 : 15)
+        try await withOriginAndDownloader(config) { origin, downloader in
+            let png = try FaultMatrix.noisePNG()
+            var route = TestOriginRoute.data(png, contentType: "image/png",
+                                             mode: stalls ? .stallAfter(png.count) : .closeAfter(png.count))
+            route.contentLength = limit - 1
+            origin.setRoute("/claims.png", route)
+            let outcome = try await FaultMatrix.load(downloader, origin.url("/claims.png"))
+            FaultMatrix.expectFailure(outcome, stalls ? .timedOut : .connectionFailed)
+            #expect(outcome.progress.contains { $0 == (0, Int64(limit - 1)) }, "the declared length was accepted")
+            #expect(outcome.mostBytesReported <= Int64(png.count))
+            #expect(!downloader.shouldBlockFailedURL(origin.url("/claims.png"), error: outcome.error!))
+            try await FaultMatrix.expectHealthy(downloader, origin)
+        }
+    }
+
     @Test func chunked300MegabytesTripTheLimitWhileStreaming() async throws {
         // No length is declared, so only the running count can stop it. A 4 MB limit keeps the
         // test fast; the rule is the same at the default 200 MB.
