@@ -80,6 +80,30 @@ struct DownloadTLSOriginTests {
         }
     }
 
+    @Test func aVerifiedCallerNeverJoinsAnInsecureDownload() async throws {
+        try await withHTTPSOrigin { origin in
+            try await withDownloader(Self.config()) { downloader in
+                let gate = TestGate()
+                origin.setRoute("/held.img", .data(picture, mode: .gated(5, gate)))
+                let insecure = LoadRecorder(), verified = LoadRecorder()
+                downloader.requestImage(with: origin.url("/held.img"), options: [.allowInvalidSSLCertificates],
+                                        context: .testing(coder), progress: nil, completion: insecure.completion)
+                #expect(await waitUntil { origin.requestCount("/held.img") == 1 })
+                // The insecure download is running; a verifying caller of the same URL gets its own.
+                downloader.requestImage(with: origin.url("/held.img"), options: [], context: .testing(coder),
+                                        progress: nil, completion: verified.completion)
+                #expect(await waitUntil { !verified.finals.isEmpty })
+                #expect(verified.finals.first?.error?.code == .tlsFailure)
+                #expect(verified.finals.first?.image == nil)
+                #expect(insecure.finals.isEmpty)
+                gate.open()
+                #expect(await waitUntil { !insecure.finals.isEmpty })
+                #expect(insecure.finals.first?.image?.pixelSize == PixelSize(width: 8, height: 4))
+                #expect(origin.requestCount("/held.img") == 1)
+            }
+        }
+    }
+
     @Test func aRedirectToTheSelfSignedOriginIsVerifiedToo() async throws {
         try await withHTTPSOrigin { secure in
             try await withTestOrigin { plain in

@@ -2,7 +2,8 @@ import Dispatch
 import Foundation
 import Synchronization
 
-/// One network download shared by every caller of one URL (SDWebImage's coalescing, §5.4).
+/// One network download shared by every caller of one URL (SDWebImage's coalescing, §5.4)
+/// whose ``DownloadKey`` matches: same validators, same certificate verification.
 ///
 /// Callers join while it is queued, running or decoding. Each gets its own decode (one per
 /// distinct decode options); cancelling one caller ends only that caller unless it is the last,
@@ -23,7 +24,8 @@ final class DownloadOperation: Sendable {
         var pendingPartial: Data?
     }
 
-    let url: URL
+    let key: DownloadKey
+    var url: URL { key.url }
     let plan: DownloadPlan
     /// Order of creation, for FIFO / LIFO.
     let sequence: UInt64
@@ -32,8 +34,8 @@ final class DownloadOperation: Sendable {
     let partialDecoder: PartialImageDecoder?
     let state: Mutex<State>
 
-    init(url: URL, plan: DownloadPlan, sequence: UInt64, fetcher: HTTPFetcher, first: DownloadHandler) {
-        self.url = url
+    init(key: DownloadKey, plan: DownloadPlan, sequence: UInt64, fetcher: HTTPFetcher, first: DownloadHandler) {
+        self.key = key
         self.plan = plan
         self.sequence = sequence
         self.fetcher = fetcher

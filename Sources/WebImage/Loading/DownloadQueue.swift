@@ -1,11 +1,11 @@
 import Foundation
 import Synchronization
 
-/// The downloads of one downloader: one per URL in flight, started in priority order (then FIFO
-/// or LIFO) while fewer than the maximum are running.
+/// The downloads of one downloader: one per ``DownloadKey`` in flight (in practice one per URL),
+/// started in priority order (then FIFO or LIFO) while fewer than the maximum are running.
 final class DownloadQueue: Sendable {
     struct State {
-        var operations: [URL: DownloadOperation] = [:]
+        var operations: [DownloadKey: DownloadOperation] = [:]
         var pending: [DownloadOperation] = []
         var running = 0
         var maxConcurrent: Int
@@ -20,22 +20,22 @@ final class DownloadQueue: Sendable {
         state = Mutex(State(maxConcurrent: max(1, maxConcurrent), order: order))
     }
 
-    /// Joins the download in flight for `url`, if there is one.
-    func join(_ url: URL, _ handler: DownloadHandler) -> DownloadOperation? {
+    /// Joins the download in flight for `key`, if there is one.
+    func join(_ key: DownloadKey, _ handler: DownloadHandler) -> DownloadOperation? {
         state.withLock { state in
-            guard let operation = state.operations[url], operation.join(handler) else { return nil }
+            guard let operation = state.operations[key], operation.join(handler) else { return nil }
             return operation
         }
     }
 
-    /// Joins the download in flight for `url`, or queues the one `make` builds.
-    func joinOrAdd(_ url: URL, _ handler: DownloadHandler,
+    /// Joins the download in flight for `key`, or queues the one `make` builds.
+    func joinOrAdd(_ key: DownloadKey, _ handler: DownloadHandler,
                    make: (UInt64) -> DownloadOperation) -> (operation: DownloadOperation, created: Bool) {
         let result = state.withLock { state -> (DownloadOperation, Bool) in
-            if let operation = state.operations[url], operation.join(handler) { return (operation, false) }
+            if let operation = state.operations[key], operation.join(handler) { return (operation, false) }
             state.sequence += 1
             let operation = make(state.sequence)
-            state.operations[url] = operation
+            state.operations[key] = operation
             state.pending.append(operation)
             return (operation, true)
         }
@@ -79,7 +79,7 @@ final class DownloadQueue: Sendable {
     private func ended(_ operation: DownloadOperation) {
         state.withLock { state in
             state.running -= 1
-            if state.operations[operation.url] === operation { state.operations[operation.url] = nil }
+            if state.operations[operation.key] === operation { state.operations[operation.key] = nil }
         }
         pump()
     }
@@ -87,7 +87,7 @@ final class DownloadQueue: Sendable {
     /// The last caller of `operation` cancelled: forget it now (its slot frees when its task ends).
     func cancelled(_ operation: DownloadOperation) {
         state.withLock { state in
-            if state.operations[operation.url] === operation { state.operations[operation.url] = nil }
+            if state.operations[operation.key] === operation { state.operations[operation.key] = nil }
             state.pending.removeAll { $0 === operation }
         }
     }

@@ -4,10 +4,21 @@ import NIOCore
 import Synchronization
 
 /// Downloads images over HTTP(S) on one AsyncHTTPClient, SDWebImage's `SDWebImageDownloader`:
-/// one request per URL in flight shared by every caller, a bounded priority queue, progress and
-/// progressive images, conditional requests and SDWebImage's error codes.
+/// one request per URL in flight shared by the callers that can share it, a bounded priority
+/// queue, progress and progressive images, conditional requests and SDWebImage's error codes.
 ///
+/// ## Sharing a download
+/// Callers of one URL share one request, and the first caller's request, headers, modifiers and
+/// decryptor win (SDWebImage's rule); each caller still gets its own decode options. A caller
+/// with other validators (``WebImageContext/validators``) or other certificate verification
+/// (``WebImageOptions/allowInvalidSSLCertificates``) gets a download of its own instead: a 304
+/// answers only the conditional caller, and a verifying caller never receives unverified bytes.
+///
+/// ## Shutting down
 /// Call ``shutdown()`` when done with a downloader you created (the shared one lives forever).
+/// The HTTP client underneath must be shut down before it is released: a downloader released
+/// without ``shutdown()`` stops the process in debug builds (AsyncHTTPClient's "Client not shut
+/// down before the deinit" precondition) and leaks its connections in release builds.
 public final class ImageDownloader: ImageLoading {
     /// The downloader the library uses by default.
     public static let shared = ImageDownloader()
@@ -122,32 +133,36 @@ public final class ImageDownloader: ImageLoading {
             id: handlerIDs.add(1, ordering: .relaxed).newValue,
             decodeOptions: LoaderDecoding.decodeOptions(url: url, options: options, context: context),
             priority: DownloadPriority(options), progress: progress, completion: completion)
-        if let operation = queue.join(url, handler) {
+        let key = DownloadKey(url: url, validators: context.validators,
+                              allowsInvalidCertificates: options.contains(.allowInvalidSSLCertificates)
+                                  || settings.withLock { $0.config.allowInvalidSSLCertificates })
+        if let operation = queue.join(key, handler) {
             DownloadInstrumentation.coalesced(url: url, logger: fetcher.logger)
             return ImageDownloadToken(url: url, operation: operation, handlerID: handler.id, queue: queue)
         }
         let plan: DownloadPlan
-        switch makePlan(url: url, options: options, context: context, decodeOptions: handler.decodeOptions) {
+        switch makePlan(key: key, options: options, context: context, decodeOptions: handler.decodeOptions) {
         case .success(let made): plan = made
         case .failure(let error):
             completion(.failure(error))
             return nil
         }
-        let (operation, _) = queue.joinOrAdd(url, handler) { sequence in
-            DownloadOperation(url: url, plan: plan, sequence: sequence, fetcher: fetcher, first: handler)
+        let (operation, _) = queue.joinOrAdd(key, handler) { sequence in
+            DownloadOperation(key: key, plan: plan, sequence: sequence, fetcher: fetcher, first: handler)
         }
         return ImageDownloadToken(url: url, operation: operation, handlerID: handler.id, queue: queue)
     }
 
-    /// The request and settings for a new download of `url`, or why it cannot start.
-    private func makePlan(url: URL, options: WebImageOptions, context: WebImageContext,
+    /// The request and settings for a new download of `key`, or why it cannot start.
+    private func makePlan(key: DownloadKey, options: WebImageOptions, context: WebImageContext,
                           decodeOptions: DecodeOptions) -> Result<DownloadPlan, WebImageError> {
+        let url = key.url
         let (config, headers, isShutDown) = settings.withLock { ($0.config, $0.headers, $0.isShutDown) }
         guard !isShutDown else {
             return .failure(WebImageError(.invalidDownloadOperation, "The downloader has been shut down.", url: url))
         }
         var request = ImageDownloadRequest(url: url, headers: headers)
-        if let validators = context.validators {
+        if let validators = key.validators {
             if let etag = validators.etag { request.headers.set("If-None-Match", etag) }
             if let date = validators.lastModified { request.headers.set("If-Modified-Since", date) }
         }
@@ -167,7 +182,7 @@ public final class ImageDownloader: ImageLoading {
             acceptableStatusCodes: config.acceptableStatusCodes,
             acceptableContentTypes: config.acceptableContentTypes, credential: config.basicCredential,
             handleCookies: options.contains(.handleCookies),
-            allowInvalidCertificates: options.contains(.allowInvalidSSLCertificates) || config.allowInvalidSSLCertificates,
+            allowInvalidCertificates: key.allowsInvalidCertificates,
             responseModifier: context.responseModifier ?? config.responseModifier,
             decryptor: context.decryptor ?? config.decryptor,
             progressiveLoad: options.contains(.progressiveLoad),
