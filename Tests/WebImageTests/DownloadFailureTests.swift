@@ -188,15 +188,43 @@ struct DownloadFailureTests {
         }
     }
 
+    @Test func anUnresolvableHostIsAConnectionFailureThatSaysDNS() async throws {
+        // `.invalid` never resolves (RFC 6761); with no resolver at all the lookup fails too.
+        var config = DownloaderConfig()
+        config.downloadTimeout = 15 * SanitizerRun.slowdown
+        try await withDownloader(config) { downloader in
+            let url = URL(string: "http://nonexistent.invalid/a.img")!
+            let error = await expectError(downloader, url)
+            #expect(error?.code == .connectionFailed, "\(String(describing: error))")
+            #expect(error?.url == url)
+            #expect(error?.message.contains("\"nonexistent.invalid\" could not be resolved (DNS)") == true,
+                    "\(String(describing: error))")
+            // A name that does not resolve now may later: not block-listed.
+            #expect(error.map { !downloader.shouldBlockFailedURL(url, error: $0) } == true)
+        }
+    }
+
     @Test func validatorsAreSentAnd304IsCacheNotModified() async throws {
+        let picture = picture
+        let sentDate = "Wed, 21 Oct 2015 07:28:00 GMT", newDate = "Thu, 22 Oct 2015 09:15:00 GMT"
         try await withOriginAndDownloader { origin, downloader in
-            var route = TestOriginRoute.data(picture)
-            route.etag = "\"v2\""
-            route.lastModified = "Wed, 21 Oct 2015 07:28:00 GMT"
-            origin.setRoute("/cond.img", route)
+            origin.setHandler("/cond.img") { request in
+                guard request.header("If-None-Match") == "\"v2\"" || request.header("If-Modified-Since") == sentDate else {
+                    var route = TestOriginRoute.data(picture)
+                    route.etag = "\"v2\""
+                    route.lastModified = sentDate
+                    return route
+                }
+                // Still current, but the server's validators moved on (a re-tagged, touched file):
+                // the 304 carries the new ones, which the caller must see instead of those it sent.
+                var notModified = TestOriginRoute(status: 304, contentType: nil)
+                notModified.etag = "\"v3\""
+                notModified.lastModified = newDate
+                return notModified
+            }
             let fresh = try await downloader.loadImage(origin.url("/cond.img"), context: .testing(coder))
             let validators = try #require(fresh.response?.validators)
-            #expect(validators == HTTPValidators(etag: "\"v2\"", lastModified: "Wed, 21 Oct 2015 07:28:00 GMT"))
+            #expect(validators == HTTPValidators(etag: "\"v2\"", lastModified: sentDate))
 
             var context = WebImageContext.testing(coder)
             context.validators = HTTPValidators(etag: "\"v2\"")
@@ -207,16 +235,26 @@ struct DownloadFailureTests {
             let result = recorder.finals[0]
             #expect(result.error?.code == .cacheNotModified)
             #expect(result.response?.statusCode == 304)
-            #expect(result.response?.validators.etag == "\"v2\"")
+            #expect(result.response?.validators == HTTPValidators(etag: "\"v3\"", lastModified: newDate))
             #expect(origin.requests("/cond.img").last?.header("If-None-Match") == "\"v2\"")
+            #expect(origin.requests("/cond.img").last?.header("If-Modified-Since") == nil)
             #expect(!downloader.shouldBlockFailedURL(origin.url("/cond.img"), error: result.error!))
 
-            context.validators = HTTPValidators(lastModified: "Wed, 21 Oct 2015 07:28:00 GMT")
-            let byDate = await expectError(downloader, origin.url("/cond.img"), context: context)
-            #expect(byDate?.code == .cacheNotModified)
+            context.validators = HTTPValidators(lastModified: sentDate)
+            let recorderByDate = LoadRecorder()
+            downloader.requestImage(with: origin.url("/cond.img"), options: [], context: context, progress: nil,
+                                    completion: recorderByDate.completion)
+            #expect(await waitUntil { !recorderByDate.finals.isEmpty })
+            let byDate = recorderByDate.finals[0]
+            #expect(byDate.error?.code == .cacheNotModified)
+            #expect(byDate.response?.validators == HTTPValidators(etag: "\"v3\"", lastModified: newDate))
+            #expect(origin.requests("/cond.img").last?.header("If-Modified-Since") == sentDate)
+            #expect(origin.requests("/cond.img").last?.header("If-None-Match") == nil)
+
             context.validators = HTTPValidators(etag: "\"v1\"")
             let changed = try await downloader.loadImage(origin.url("/cond.img"), context: context)
             #expect(changed.image != nil)
+            #expect(changed.response?.validators == HTTPValidators(etag: "\"v2\"", lastModified: sentDate))
         }
     }
 }

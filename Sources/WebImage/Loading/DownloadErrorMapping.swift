@@ -33,10 +33,11 @@ enum DownloadErrorMapping {
                                  url: url, underlying: error)
         }
         if typeName.contains("NIOConnectionError") {
-            let text = String(describing: error)
-            let dns = text.contains("dnsAError: Optional") || text.contains("dnsAAAAError: Optional")
-            let message = dns ? "The host name could not be resolved." : "The server could not be reached."
-            return WebImageError(.connectionFailed, "\(message) (\(text))", url: url, underlying: error)
+            let host = url.host.map { " \"\($0)\"" } ?? ""
+            let message = isNameResolutionFailure(error)
+                ? "The host name\(host) could not be resolved (DNS)."
+                : "The server could not be reached."
+            return WebImageError(.connectionFailed, "\(message) (\(error))", url: url, underlying: error)
         }
         if typeName.contains("HTTPParserError") {
             return WebImageError(.connectionFailed, "The server sent a malformed or truncated response: \(error).",
@@ -69,6 +70,21 @@ enum DownloadErrorMapping {
             }
             return WebImageError(.connectionFailed, "The download failed: \(error).", url: url, underlying: error)
         }
+    }
+
+    /// Whether NIOPosix's `NIOConnectionError` says the A or AAAA lookup failed. Read from its
+    /// `dnsAError` / `dnsAAAAError` fields (NIOPosix is not imported here), falling back on its
+    /// description, which begins "DNS error" for the same case.
+    private static func isNameResolutionFailure(_ error: any Error) -> Bool {
+        let lookups = Mirror(reflecting: error).children.filter { $0.label == "dnsAError" || $0.label == "dnsAAAAError" }
+        if !lookups.isEmpty { return lookups.contains { !isNil($0.value) } }
+        return String(describing: error).hasPrefix("DNS error")
+    }
+
+    /// True for an `Optional.none` boxed in `Any`.
+    private static func isNil(_ value: Any) -> Bool {
+        let mirror = Mirror(reflecting: value)
+        return mirror.displayStyle == .optional && mirror.children.isEmpty
     }
 
     private static func timedOut(_ url: URL, _ timeout: TimeInterval, phase: String,
