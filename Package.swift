@@ -56,6 +56,9 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 // Test-only: the self-signed HTTPS origin on loopback.
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                // Test-only: the downloader's swift-metrics counters and its quiet default logger.
+                .product(name: "MetricsTestKit", package: "swift-metrics"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
     ],

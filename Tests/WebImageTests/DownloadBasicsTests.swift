@@ -214,6 +214,15 @@ struct DownloadBasicsTests {
             let metrics = token.metrics
             #expect(metrics.startedAt != nil && metrics.responseAt != nil && metrics.firstByteAt != nil)
             #expect(metrics.endedAt != nil)
+            let stages = [metrics.queuedAt, metrics.startedAt, metrics.responseAt, metrics.firstByteAt, metrics.endedAt]
+            let times = stages.compactMap { $0 }
+            #expect(times.count == 5)
+            #expect(zip(times, times.dropFirst()).allSatisfy { $0 <= $1 },
+                    "queued ≤ started ≤ response ≤ first byte ≤ ended: \(times.map { $0.timeIntervalSince1970 })")
+            #expect(metrics.timeToResponse.map { $0 >= 0 } == true)
+            #expect(metrics.totalDuration.map { $0 >= (metrics.timeToResponse ?? 0) } == true)
+            #expect(metrics.callerCount == 1)
+            #expect(metrics.connectionReused == nil, "AsyncHTTPClient does not report reuse; no guessed value")
             #expect(metrics.bytesReceived == Int64(picture.count))
             #expect(metrics.statusCode == 200)
             #expect(token.request.headers[header: "Accept"] == "image/*,*/*;q=0.8")

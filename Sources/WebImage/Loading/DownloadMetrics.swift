@@ -1,7 +1,12 @@
 import Foundation
 
 /// When each stage of one download happened and how much it moved. Times are wall-clock dates;
-/// a stage that never happened stays nil.
+/// a stage that never happened stays nil. In a finished download they come in order:
+/// `queuedAt` ≤ `startedAt` ≤ `responseAt` ≤ `firstByteAt` ≤ `endedAt`.
+///
+/// There is no separate connect time, and ``ImageDownloader`` leaves ``connectionReused`` nil:
+/// AsyncHTTPClient's async API reports neither when a connection was set up nor whether it came
+/// from the pool, so connecting is part of ``timeToResponse`` rather than a guessed value.
 public struct DownloadMetrics: Sendable {
     /// When the first caller asked for the URL.
     public var queuedAt: Date
@@ -21,8 +26,8 @@ public struct DownloadMetrics: Sendable {
     public var redirectCount = 0
     /// Callers that shared this download (1 when nobody joined).
     public var callerCount = 1
-    /// Whether the connection came from the pool. The HTTP client does not report it, so this
-    /// is nil unless a loader can tell.
+    /// Whether the connection came from the pool. AsyncHTTPClient does not report it, so
+    /// ``ImageDownloader`` leaves it nil; a custom loader that can tell may set it.
     public var connectionReused: Bool?
 
     public init(queuedAt: Date = Date()) {
