@@ -133,9 +133,9 @@ public final class ImageDownloader: ImageLoading {
             id: handlerIDs.add(1, ordering: .relaxed).newValue,
             decodeOptions: LoaderDecoding.decodeOptions(url: url, options: options, context: context),
             priority: DownloadPriority(options), progress: progress, completion: completion)
-        let key = DownloadKey(url: url, validators: context.validators,
-                              allowsInvalidCertificates: options.contains(.allowInvalidSSLCertificates)
-                                  || settings.withLock { $0.config.allowInvalidSSLCertificates })
+        let insecure = options.contains(.allowInvalidSSLCertificates)
+            || settings.withLock { $0.config.allowInvalidSSLCertificates }
+        let key = DownloadKey(url: url, validators: context.validators, allowsInvalidCertificates: insecure)
         if let operation = queue.join(key, handler) {
             DownloadInstrumentation.coalesced(url: url, logger: fetcher.logger)
             return ImageDownloadToken(url: url, operation: operation, handlerID: handler.id, queue: queue)

@@ -20,7 +20,7 @@ struct ResponseBody {
     private let declared: Int
     /// Bytes sized or reserved so far (the storage's capacity, as far as this type decides it).
     private(set) var reservedBytes: Int
-    /// The storage is a zero-filled buffer of `reservedBytes` that `count` bytes of fill.
+    /// The storage is a zero-filled buffer of `reservedBytes`, its first `count` bytes received.
     private var isPreSized = false
 
     init(declaredLength: Int64?, limit: Int) {
