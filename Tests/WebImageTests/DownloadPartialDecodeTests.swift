@@ -82,29 +82,32 @@ final class CountingProgressiveCoder: ProgressiveImageCoding {
 @Suite("Download progressive images: one partial decode at a time")
 struct DownloadPartialDecodeTests {
     @Test func atMostOnePartialDecodeRunsAndTheNewestBodyIsDecodedNext() async throws {
-        // 16 KB in 100-byte pieces every 5 ms: the body takes most of a second to arrive.
+        // 16 KB in 80-byte pieces every 5 ms: the body takes about a second to arrive.
         let picture = TestImageCoder.encode(width: 64, height: 64)
         let coder = CountingProgressiveCoder(holdFirst: true)
         try await withOriginAndDownloader { origin, downloader in
-            origin.setRoute("/trickle.img", .data(picture, mode: .trickle(chunk: 100, interval: .milliseconds(5))))
+            origin.setRoute("/trickle.img", .data(picture, mode: .trickle(chunk: 80, interval: .milliseconds(5))))
             let recorder = LoadRecorder()
             downloader.requestImage(with: origin.url("/trickle.img"), options: .progressiveLoad,
                                     context: WebImageContext(imageCoder: coder), progress: recorder.progressHandler,
                                     completion: recorder.completion)
+            defer { coder.releaseHeldDecode() } // never leave a decode thread parked if the test stops early
             // The first partial decode is held; the body keeps arriving meanwhile.
             #expect(await waitUntil { coder.record.withLock { $0.holding } })
             let heldAt = try #require(coder.record.withLock { $0.updateLengths.first })
             #expect(await waitUntil { (recorder.progress.last?.0 ?? 0) >= Int64(heldAt + 2_000) })
+            // A starved test thread may see the whole body arrive first; then no partial follows.
+            let bodyEndedWhileHeld = !recorder.finals.isEmpty
             coder.releaseHeldDecode()
             #expect(await waitUntil { !recorder.finals.isEmpty })
 
             let record = coder.record.withLock { $0 }
             #expect(record.maxActive == 1)
-            #expect(record.updateLengths.count >= 2)
-            // The decode after the held one got the newest body, not the next chunk in line:
-            // the 20-odd chunks that arrived meanwhile collapsed into one body.
-            if record.updateLengths.count >= 2 {
-                #expect(record.updateLengths[1] >= heldAt + 2_000)
+            if !bodyEndedWhileHeld {
+                // The decode after the held one got the newest body, not the next chunk in line:
+                // the 25-odd chunks that arrived meanwhile collapsed into one body.
+                #expect(record.updateLengths.count >= 2)
+                #expect(record.updateLengths.dropFirst().first.map { $0 >= heldAt + 2_000 } == true)
             }
             #expect(zip(record.updateLengths, record.updateLengths.dropFirst()).allSatisfy { $0 < $1 })
             #expect(recorder.finals.first?.image?.pixelSize == PixelSize(width: 64, height: 64))

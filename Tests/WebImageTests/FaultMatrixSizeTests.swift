@@ -76,7 +76,11 @@ struct FaultMatrixSizeTests {
             origin.setRoute("/claims.png", route)
             let outcome = try await FaultMatrix.load(downloader, origin.url("/claims.png"))
             FaultMatrix.expectFailure(outcome, stalls ? .timedOut : .connectionFailed)
-            #expect(outcome.progress.contains { $0 == (0, Int64(limit - 1)) }, "the declared length was accepted")
+            if !stalls {
+                // The header passed the size check and the body began. (Not asserted for the stall:
+                // on a loaded machine its short timeout can fire before the response head arrives.)
+                #expect(outcome.progress.contains { $0 == (0, Int64(limit - 1)) }, "the declared length was accepted")
+            }
             #expect(outcome.mostBytesReported <= Int64(png.count))
             #expect(!downloader.shouldBlockFailedURL(origin.url("/claims.png"), error: outcome.error!))
             try await FaultMatrix.expectHealthy(downloader, origin)
