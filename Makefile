@@ -13,14 +13,18 @@ build: install-deps
 release: install-deps
 	$(SWIFT) build -c release --product webimage
 
-# Two passes: the CPU-heavy suites (codecs, caches, transforms, stress) first, then the suites that
+# Passes: the CPU-heavy suites (codecs, caches, transforms, stress) first, then the suites that
 # talk to loopback origins with short timeouts, so a busy thread pool cannot starve their timers.
 NETWORK_SUITES = Download|FaultMatrix|Manager|Prefetch|ImageTarget|CLI|Readme|Loader|PipelineSpeed
+
+# A third pass runs the suites that assert how long something takes, alone.
+TIMING_SUITES = DownloadTimeoutTests
 
 test: install-deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --skip '$(NETWORK_SUITES)'
-	$(SWIFT) test --skip-build --filter '$(NETWORK_SUITES)'
+	$(SWIFT) test --skip-build --filter '$(NETWORK_SUITES)' --skip '$(TIMING_SUITES)'
+	$(SWIFT) test --skip-build --filter '$(TIMING_SUITES)'
 
 # The whole suite under ThreadSanitizer / AddressSanitizer, each in its own scratch folder so the
 # instrumented build never replaces the normal one. Slow (see docs/RELIABILITY.md); runs under nice.
@@ -36,7 +40,8 @@ TSAN_BUILD = --sanitize=thread -Xswiftc -DWEBIMAGE_TSAN --scratch-path .build-ts
 tsan: install-deps
 	nice -n $(SANITIZER_NICE) $(SWIFT) build --build-tests $(TSAN_BUILD)
 	WEBIMAGE_SANITIZER=thread nice -n $(SANITIZER_NICE) $(SWIFT) test --skip-build $(TSAN_BUILD) --skip '$(NETWORK_SUITES)'
-	WEBIMAGE_SANITIZER=thread nice -n $(SANITIZER_NICE) $(SWIFT) test --skip-build $(TSAN_BUILD) --filter '$(NETWORK_SUITES)'
+	WEBIMAGE_SANITIZER=thread nice -n $(SANITIZER_NICE) $(SWIFT) test --skip-build $(TSAN_BUILD) --filter '$(NETWORK_SUITES)' --skip '$(TIMING_SUITES)'
+	WEBIMAGE_SANITIZER=thread nice -n $(SANITIZER_NICE) $(SWIFT) test --skip-build $(TSAN_BUILD) --filter '$(TIMING_SUITES)'
 
 asan: install-deps
 	WEBIMAGE_SANITIZER=address SWIFT_BACKTRACE=enable=no LSAN_OPTIONS=suppressions=$(CURDIR)/Tests/lsan-suppressions.txt nice -n $(SANITIZER_NICE) $(SWIFT) test --sanitize=address --scratch-path .build-asan
