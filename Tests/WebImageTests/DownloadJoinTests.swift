@@ -56,16 +56,24 @@ struct DownloadJoinTests {
         return config
     }()
 
+    /// Serves "/cond.img" (ETag "v2") and fills the one slot with a gated "/blocker.img" download,
+    /// so the next requests queue; opening the returned gate lets everything run.
+    private func holdTheOnlySlot(_ origin: TestOrigin, _ downloader: ImageDownloader,
+                                 _ coder: TestImageCoder) async -> (gate: TestGate, blocker: LoadRecorder) {
+        let gate = TestGate()
+        origin.setRoute("/blocker.img", .data(picture, mode: .gated(5, gate)))
+        var route = TestOriginRoute.data(picture)
+        route.etag = "\"v2\""
+        origin.setRoute("/cond.img", route)
+        let (blocker, _) = request(downloader, origin.url("/blocker.img"), context: .testing(coder))
+        #expect(await waitUntil { origin.requestCount("/blocker.img") == 1 })
+        return (gate, blocker)
+    }
+
     @Test func aPlainCallerDoesNotJoinAConditionalDownload() async throws {
         let coder = TestImageCoder()
         try await withOriginAndDownloader(Self.oneSlot) { origin, downloader in
-            let gate = TestGate()
-            origin.setRoute("/blocker.img", .data(picture, mode: .gated(5, gate)))
-            var route = TestOriginRoute.data(picture)
-            route.etag = "\"v2\""
-            origin.setRoute("/cond.img", route)
-            let (blocker, _) = request(downloader, origin.url("/blocker.img"), context: .testing(coder))
-            #expect(await waitUntil { origin.requestCount("/blocker.img") == 1 })
+            let (gate, blocker) = await holdTheOnlySlot(origin, downloader, coder)
 
             var conditional = WebImageContext.testing(coder)
             conditional.validators = HTTPValidators(etag: "\"v2\"")
@@ -88,13 +96,7 @@ struct DownloadJoinTests {
     @Test func conditionalCallersWithTheSameValidatorsStillShareOneRequest() async throws {
         let coder = TestImageCoder()
         try await withOriginAndDownloader(Self.oneSlot) { origin, downloader in
-            let gate = TestGate()
-            origin.setRoute("/blocker.img", .data(picture, mode: .gated(5, gate)))
-            var route = TestOriginRoute.data(picture)
-            route.etag = "\"v2\""
-            origin.setRoute("/cond.img", route)
-            request(downloader, origin.url("/blocker.img"), context: .testing(coder))
-            #expect(await waitUntil { origin.requestCount("/blocker.img") == 1 })
+            let (gate, _) = await holdTheOnlySlot(origin, downloader, coder)
 
             var same = WebImageContext.testing(coder)
             same.validators = HTTPValidators(etag: "\"v2\"")

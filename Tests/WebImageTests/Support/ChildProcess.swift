@@ -126,23 +126,14 @@ final class ChildProcess: Sendable {
 
     /// Reads the stdout pipe to its end.
     func readStdout() -> [UInt8] {
-        var all: [UInt8] = []
-        while true {
-            let chunk = readAvailableStdout()
-            if chunk.isEmpty { return all }
-            all += chunk
-        }
+        precondition(stdoutPipe >= 0, "stdout is not a pipe")
+        return Self.readToEnd(stdoutPipe)
     }
 
     /// One read of the stdout pipe: what is there now (blocking until something is), empty at its end.
     func readAvailableStdout() -> [UInt8] {
         precondition(stdoutPipe >= 0, "stdout is not a pipe")
-        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
-        while true {
-            let count = buffer.withUnsafeMutableBytes { read(stdoutPipe, $0.baseAddress, $0.count) }
-            if count >= 0 { return Array(buffer.prefix(count)) }
-            if errno != EINTR { return [] }
-        }
+        return Self.readOnce(stdoutPipe)
     }
 
     /// The whole content of the file at `path`, read with POSIX calls; empty if it is missing.
@@ -150,10 +141,26 @@ final class ChildProcess: Sendable {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return [] }
         defer { close(fd) }
-        var all: [UInt8] = [], buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        return readToEnd(fd)
+    }
+
+    /// Everything until the end of `fd`.
+    private static func readToEnd(_ fd: Int32) -> [UInt8] {
+        var all: [UInt8] = []
+        while true {
+            let chunk = readOnce(fd)
+            if chunk.isEmpty { return all }
+            all += chunk
+        }
+    }
+
+    /// One `read` of up to 64 KiB (retried on EINTR); empty at the end or on an error.
+    private static func readOnce(_ fd: Int32) -> [UInt8] {
+        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
         while true {
             let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if count > 0 { all += buffer.prefix(count) } else if count == 0 || errno != EINTR { return all }
+            if count >= 0 { return Array(buffer.prefix(count)) }
+            if errno != EINTR { return [] }
         }
     }
 }
