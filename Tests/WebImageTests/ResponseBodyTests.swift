@@ -31,7 +31,7 @@ struct ResponseBodyTests {
         #expect(body.reservedBytes <= 8 * Self.mebibyte)
         #expect(body.reservedBytes >= BitmapMemory.threshold)
         #expect(body.count == 0)
-        #expect(body.data.isEmpty)
+        #expect(body.snapshot().isEmpty)
     }
 
     @Test func aLengthJustUnderTheLimitThatStallsKeepsTheReservationSmall() {
@@ -41,7 +41,7 @@ struct ResponseBodyTests {
         Self.append(received, to: &body)
         #expect(body.count == received.count)
         #expect(body.reservedBytes <= 8 * Self.mebibyte)
-        #expect([UInt8](body.data) == received)
+        #expect([UInt8](body.snapshot()) == received)
     }
 
     @Test func anHonestLargeBodyGrowsGeometricallyAndKeepsEveryByte() {
@@ -62,7 +62,7 @@ struct ResponseBodyTests {
         }
         #expect(body.reservedBytes == size)
         #expect(reservations == [8 * Self.mebibyte, 16 * Self.mebibyte, size], "\(reservations.sorted())")
-        #expect(body.data == Data(payload))
+        #expect(body.snapshot() == Data(payload))
     }
 
     @Test func aBodyLongerThanDeclaredStillFits() {
@@ -71,7 +71,7 @@ struct ResponseBodyTests {
         #expect(body.reservedBytes == declared)
         let payload = Self.bytes(declared + 70_000, seed: 3)
         Self.append(payload, to: &body, chunk: 50_000)
-        #expect(body.data == Data(payload))
+        #expect(body.snapshot() == Data(payload))
     }
 
     @Test func smallAndUndeclaredBodiesAppend() {
@@ -79,16 +79,68 @@ struct ResponseBodyTests {
         #expect(unknown.reservedBytes == 64 * 1024)
         let payload = Self.bytes(500_000, seed: 5)
         Self.append(payload, to: &unknown, chunk: 8_192)
-        #expect(unknown.data == Data(payload))
+        #expect(unknown.snapshot() == Data(payload))
 
         var small = ResponseBody(declaredLength: 1_000, limit: 200_000_000)
         #expect(small.reservedBytes == 1_000)
         Self.append(Array(payload.prefix(1_000)), to: &small, chunk: 300)
-        #expect(small.data == Data(payload.prefix(1_000)))
+        #expect(small.snapshot() == Data(payload.prefix(1_000)))
     }
 
     @Test func aNegativeOrHugeDeclarationIsClampedByTheLimit() {
         #expect(ResponseBody(declaredLength: -5, limit: 1_000_000).reservedBytes == 0)
         #expect(ResponseBody(declaredLength: .max, limit: 1_000_000).reservedBytes == 1_000_000)
+    }
+
+    private static func address(of data: Data) -> UnsafeRawPointer? {
+        data.withUnsafeBytes { $0.baseAddress }
+    }
+
+    @Test func aSnapshotIsAViewThatLaterChunksLeaveAlone() {
+        var body = ResponseBody(declaredLength: 400_000, limit: 200_000_000)
+        let payload = Self.bytes(400_000, seed: 7)
+        Self.append(Array(payload.prefix(100_000)), to: &body)
+        let early = body.snapshot()
+        Self.append(Array(payload[100_000..<300_000]), to: &body)
+        let later = body.snapshot()
+        // Both views share the one pre-sized block: appending while `early` is alive copied nothing.
+        #expect(Self.address(of: early) == Self.address(of: later))
+        #expect(early == Data(payload.prefix(100_000)))
+        #expect(later == Data(payload.prefix(300_000)))
+    }
+
+    @Test func aRegrowthLeavesOlderSnapshotsIntact() {
+        var body = ResponseBody(declaredLength: nil, limit: 200_000_000)
+        let payload = Self.bytes(1_000_000, seed: 11)
+        Self.append(Array(payload.prefix(50_000)), to: &body, chunk: 10_000)
+        let early = body.snapshot()
+        Self.append(Array(payload[50_000...]), to: &body, chunk: 10_000)
+        #expect(body.reservedBytes >= 1_000_000)
+        #expect(early == Data(payload.prefix(50_000)))
+        #expect(body.snapshot() == Data(payload))
+    }
+
+    @Test func finishHandsOverTheBlockWhenNoSnapshotIsAlive() {
+        var body = ResponseBody(declaredLength: 200_000, limit: 200_000_000)
+        let payload = Self.bytes(200_000, seed: 13)
+        Self.append(payload, to: &body)
+        let blockAddress = Self.address(of: body.snapshot())
+        let finished = body.finish()
+        #expect(Self.address(of: finished) == blockAddress)
+        #expect(finished == Data(payload))
+    }
+
+    @Test func finishCopiesWhileAPartialDecodeStillHoldsASnapshot() {
+        var body = ResponseBody(declaredLength: 200_000, limit: 200_000_000)
+        let payload = Self.bytes(200_000, seed: 17)
+        Self.append(Array(payload.prefix(120_000)), to: &body)
+        let heldByDecode = body.snapshot()
+        Self.append(Array(payload[120_000...]), to: &body)
+        var finished = body.finish()
+        #expect(Self.address(of: finished) != Self.address(of: heldByDecode))
+        #expect(finished == Data(payload))
+        // The caller's bytes are its own: writing them leaves the decode's view unchanged.
+        finished[0] = ~payload[0]
+        #expect(heldByDecode == Data(payload.prefix(120_000)))
     }
 }

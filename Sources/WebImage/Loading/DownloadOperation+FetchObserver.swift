@@ -16,14 +16,14 @@ extension DownloadOperation: FetchObserver {
         reportProgress(received: 0, expected: expected, force: true)
     }
 
-    func fetchDidReceive(buffer: Data, expected: Int64) {
-        let received = Int64(buffer.count)
+    func fetchDidReceive(received count: Int, expected: Int64, snapshot: () -> Data) {
+        let received = Int64(count)
         state.withLock { state in
             if state.metrics.firstByteAt == nil { state.metrics.firstByteAt = Date() }
             state.metrics.bytesReceived = received
         }
         reportProgress(received: received, expected: expected, force: false)
-        if partialDecoder != nil, expected == 0 || received < expected { startPartialDecode(buffer) }
+        if partialDecoder != nil, expected == 0 || received < expected { startPartialDecode(snapshot()) }
     }
 
     private func reportProgress(received: Int64, expected: Int64, force: Bool) {

@@ -61,6 +61,7 @@ protocol FetchObserver: Sendable {
     func fetchDidReceiveResponse(_ response: ImageResponseInfo, redirects: Int)
     /// The response passed validation; the body of `expected` bytes (0 if unknown) follows.
     func fetchDidAcceptResponse(expected: Int64)
-    /// Body bytes arrived; `buffer` holds every byte so far.
-    func fetchDidReceive(buffer: Data, expected: Int64)
+    /// Body bytes arrived, `received` in all; `snapshot` gives every byte so far without copying
+    /// (a view that later chunks leave untouched), for observers that decode partial images.
+    func fetchDidReceive(received: Int, expected: Int64, snapshot: () -> Data)
 }

@@ -161,7 +161,7 @@ final class HTTPFetcher: Sendable {
                     url: url, httpStatus: info.statusCode, contentType: info.contentType)
             }
             chunk.withUnsafeReadableBytes { body.append($0) }
-            observer.fetchDidReceive(buffer: body.data, expected: expected)
+            observer.fetchDidReceive(received: body.count, expected: expected, snapshot: { body.snapshot() })
         }
         try Task.checkCancellation()
         if let length, Int64(body.count) < length {
@@ -169,7 +169,7 @@ final class HTTPFetcher: Sendable {
                 "The response ended after \(body.count) of \(length) bytes (truncated).",
                 url: url, httpStatus: info.statusCode, contentType: info.contentType)
         }
-        return FetchOutcome(data: body.data, response: info, notModified: false)
+        return FetchOutcome(data: body.finish(), response: info, notModified: false)
     }
 
     private func validate(_ info: ImageResponseInfo, plan: DownloadPlan) throws {

@@ -6,82 +6,66 @@ import Foundation
 /// server that declares 199 MB and then stalls pin 199 MB per download. So at most
 /// ``upFrontLimit`` bytes are sized (and pre-faulted, see ``BitmapMemory``) before any arrive;
 /// past that the storage doubles as bytes come in, up to the declared size. An honest body is
-/// still received into one pre-faulted buffer, with a few geometric regrowths when it is large.
+/// still received into one pre-faulted block, with a few geometric regrowths when it is large.
 /// Without a declared length, or for a small one, the storage grows as chunks arrive. A body
 /// longer than declared still fits: the storage then grows past the declared size (the caller's
 /// size limit bounds it).
+///
+/// The storage is append-only (``ReceivedBytes``): ``snapshot()`` is a view of the bytes so far,
+/// and appending never copies because a view is alive — a progressive load's partial decode
+/// holds one while the next chunks arrive. Only a regrowth copies, once per doubling.
 struct ResponseBody {
     /// The most memory sized from the declared length before the bytes arrive.
     static let upFrontLimit = 8 * 1024 * 1024
+    /// The first block when no length is declared.
+    static let undeclaredStart = 64 * 1024
 
-    private var storage = Data()
+    private var block: ReceivedBytes?
     private(set) var count = 0
     /// The declared length, clamped to the limit: what the pre-sized storage may grow to.
     private let declared: Int
-    /// Bytes sized or reserved so far (the storage's capacity, as far as this type decides it).
-    private(set) var reservedBytes: Int
-    /// The storage is a zero-filled buffer of `reservedBytes`, its first `count` bytes received.
-    private var isPreSized = false
+
+    /// Bytes sized or reserved so far (the current block's capacity).
+    var reservedBytes: Int { block?.capacity ?? 0 }
 
     init(declaredLength: Int64?, limit: Int) {
         declared = Int(min(max(declaredLength ?? 0, 0), Int64(max(limit, 0))))
-        let initial = min(declared, Self.upFrontLimit)
-        if initial >= BitmapMemory.threshold {
-            storage = Self.preFaulted(count: initial)
-            reservedBytes = initial
-            isPreSized = true
-        } else {
-            reservedBytes = declaredLength == nil ? 64 * 1024 : initial
-            storage.reserveCapacity(reservedBytes)
-        }
+        let initial = declaredLength == nil ? Self.undeclaredStart : min(declared, Self.upFrontLimit)
+        block = initial > 0 ? ReceivedBytes(capacity: initial) : nil
     }
 
     /// Appends `bytes` after what was received so far.
     mutating func append(_ bytes: UnsafeRawBufferPointer) {
         guard !bytes.isEmpty else { return }
         let needed = count + bytes.count
-        if isPreSized, needed > storage.count, needed <= declared { growPreSized(toFit: needed) }
-        if needed <= storage.count {
-            let offset = count
-            storage.withUnsafeMutableBytes { raw in
-                raw.baseAddress!.advanced(by: offset).copyMemory(from: bytes.baseAddress!, byteCount: bytes.count)
-            }
-        } else {
-            // Past the declared length (or none was declared): plain appends from here on.
-            if storage.count != count { storage.count = count }
-            storage.append(contentsOf: bytes)
-            isPreSized = false
-            reservedBytes = max(reservedBytes, needed)
-        }
+        if needed > reservedBytes { grow(toFit: needed) }
+        block!.write(bytes, at: count)
         count = needed
     }
 
-    /// The bytes received so far (shares the storage; no copy).
-    var data: Data { count == storage.count ? storage : storage.prefix(count) }
-
-    /// Moves the received bytes into a pre-faulted buffer twice as large (at least `needed`, at
-    /// most the declared length): the reservation follows the bytes that actually arrived.
-    private mutating func growPreSized(toFit needed: Int) {
-        let size = min(declared, max(needed, storage.count * 2))
-        var grown = Self.preFaulted(count: size)
-        let received = count
-        if received > 0 {
-            storage.withUnsafeBytes { old in
-                grown.withUnsafeMutableBytes { new in
-                    new.baseAddress!.copyMemory(from: old.baseAddress!, byteCount: received)
-                }
-            }
-        }
-        storage = grown
-        reservedBytes = size
+    /// The bytes received so far, as a view that later appends leave untouched (no copy).
+    /// For the library's own readers (partial decodes): a caller that mutates the returned `Data`
+    /// in place would write into the block other views read.
+    func snapshot() -> Data {
+        block?.snapshot(count: count) ?? Data()
     }
 
-    /// `count` zero bytes whose pages are already mapped.
-    private static func preFaulted(count: Int) -> Data {
-        var data = Data(count: count)
-        data.withUnsafeMutableBytes { raw in
-            BitmapMemory.prepare(raw.bindMemory(to: UInt8.self))
-        }
-        return data
+    /// The whole body, to hand to callers. No copy unless a snapshot is still alive (a partial
+    /// decode that has not finished): then the bytes are copied once, so the caller's `Data` is
+    /// its own and may be mutated freely.
+    mutating func finish() -> Data {
+        guard count > 0, block != nil else { return Data() }
+        if isKnownUniquelyReferenced(&block!) { return block!.snapshot(count: count) }
+        return Data(bytes: block!.base, count: count)
+    }
+
+    /// Moves the received bytes into a block twice as large (at least `needed`; up to the declared
+    /// length while the body is within it): the reservation follows the bytes that actually arrived.
+    private mutating func grow(toFit needed: Int) {
+        let doubled = max(needed, reservedBytes * 2)
+        let size = needed <= declared ? min(declared, doubled) : doubled
+        let grown = ReceivedBytes(capacity: size)
+        if let block, count > 0 { grown.write(UnsafeRawBufferPointer(start: block.base, count: count), at: 0) }
+        block = grown
     }
 }
