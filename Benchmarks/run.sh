@@ -57,6 +57,22 @@ echo
 echo "== Decode and thumbnail (webimage decode-bench vs the harness's C limits)"
 python3 "$ROOT/Benchmarks/report.py" "$results"
 
+echo
+echo "== Memory: a page never touched before vs one already mapped (Benchmarks/fresh-pages)"
+fresh="$(mktemp)"
+trap 'rm -f "$results" "$fresh"' EXIT
+if gcc -O2 -o "$fresh" "$ROOT/Benchmarks/fresh-pages/fresh_pages.c" 2>/dev/null; then
+    for shape in "3072 200" "256 500"; do
+        # shellcheck disable=SC2086  # two arguments on purpose
+        "$fresh" $shape | python3 -c 'import json, sys
+r = json.loads(sys.stdin.read())
+print("%5d KiB buffers: fresh %8.1f us (%.2f us/page), rewritten %6.1f us (%.3f us/page)" % (r["buffer_kib"],
+      r["us_per_buffer_fresh"], r["us_per_page_fresh"], r["us_per_buffer_reused"], r["us_per_page_reused"]))'
+    done
+else
+    echo "(gcc not found: skipped)"
+fi
+
 if [ "$pipeline" = 1 ]; then
     echo
     echo "== Pipeline through ImageManager (run_all.sh --subject 'webimage bench'; ceiling and Python peer from the same run)"

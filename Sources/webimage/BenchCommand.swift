@@ -43,9 +43,9 @@ struct BenchCommand: AsyncParsableCommand {
         let pipeline = BenchPipeline(downloader: ImageDownloader(config: config),
                                      cacheDirectory: URL(fileURLWithPath: cacheDir),
                                      thumbnail: thumbnail, concurrency: concurrency)
-        let seconds: Double
+        let timing: BenchTiming
         do {
-            seconds = try await measure(pipeline, urls)
+            timing = try await measure(pipeline, urls)
             try await pipeline.downloader.shutdown()
         } catch {
             try? await pipeline.downloader.shutdown()
@@ -53,16 +53,17 @@ struct BenchCommand: AsyncParsableCommand {
         }
         var line = JSONLine()
         line.add("peer", name); line.add("set", set); line.add("mode", mode.rawValue)
-        line.add("images", urls.count); line.add("seconds", seconds)
-        line.add("images_per_s", Double(urls.count) / seconds)
+        line.add("images", urls.count); line.add("seconds", timing.seconds)
+        line.add("images_per_s", Double(urls.count) / timing.seconds)
+        line.add("cpu_ms_per_image", timing.cpuSeconds * 1000 / Double(urls.count))
         line.add("peak_rss_mb", BenchPipeline.peakRSSMegabytes())
         line.add("concurrency", concurrency); line.add("thumbnail", thumbnail)
         print(line.text)
     }
 
-    /// Runs the timed part of `mode` and returns its wall time in seconds. Cold includes waiting
+    /// Runs the timed part of `mode` and returns its wall and CPU time. Cold includes waiting
     /// for the disk writes, so the cache really holds every image when the clock stops.
-    private func measure(_ pipeline: BenchPipeline, _ urls: [URL]) async throws -> Double {
+    private func measure(_ pipeline: BenchPipeline, _ urls: [URL]) async throws -> BenchTiming {
         switch mode {
         case .cold:
             await pipeline.clearDisk()

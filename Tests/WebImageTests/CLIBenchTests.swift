@@ -22,6 +22,9 @@ struct CLIBenchTests {
                 let line = try run.object(0)
                 #expect(line["mode"] as? String == mode && line["images"] as? Int == 5)
                 #expect((line["images_per_s"] as? Double ?? 0) > 0)
+                // CPU per image: loading and decoding five images cost some, and not seconds each.
+                let cpu = line["cpu_ms_per_image"] as? Double ?? -1
+                #expect(cpu >= 0 && cpu < 5_000, "\(mode): cpu_ms_per_image \(cpu)")
             }
             // warm-disk needed no network: cold fetched each file once, warm-memory once more.
             #expect(paths.allSatisfy { origin.requestCount("/" + $0) == 2 })

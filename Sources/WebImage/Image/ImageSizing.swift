@@ -49,12 +49,30 @@ public enum ImageSizing {
     /// The scale factor a cache key names, SDWebImage style: `@2x.` → 2, `@3x.` → 3
     /// (also `%402x.` in http(s) URLs); otherwise 1.
     public static func scaleFactor(forKey key: String?) -> Double {
-        guard let key, key.utf8.count >= 8 else { return 1 }
-        let isHTTP = key.hasPrefix("http://") || key.hasPrefix("https://")
-        for factor in [3, 2] {
-            if key.contains("@\(factor)x.") { return Double(factor) }
-            if isHTTP, key.contains("%40\(factor)x.") { return Double(factor) }
+        guard var text = key, text.utf8.count >= 8 else { return 1 }
+        let isHTTP = text.hasPrefix("http://") || text.hasPrefix("https://")
+        text.makeContiguousUTF8()
+        return Double(text.utf8.withContiguousStorageIfAvailable { scaleFactor(in: $0, isHTTP: isHTTP) } ?? 1)
+    }
+
+    /// One pass over a key's bytes (this runs for every load): `@3x.` anywhere beats `@2x.`;
+    /// `%40` stands for `@` in http(s) keys.
+    private static func scaleFactor(in bytes: UnsafeBufferPointer<UInt8>, isHTTP: Bool) -> Int {
+        var found = 1
+        for i in bytes.indices where bytes[i] == UInt8(ascii: "@") || bytes[i] == UInt8(ascii: "%") {
+            let digit: Int
+            if bytes[i] == UInt8(ascii: "@") {
+                digit = i + 1
+            } else {
+                guard isHTTP, i + 2 < bytes.count, bytes[i + 1] == UInt8(ascii: "4"),
+                      bytes[i + 2] == UInt8(ascii: "0") else { continue }
+                digit = i + 3
+            }
+            guard digit + 2 < bytes.count, bytes[digit + 1] == UInt8(ascii: "x"),
+                  bytes[digit + 2] == UInt8(ascii: ".") else { continue }
+            if bytes[digit] == UInt8(ascii: "3") { return 3 }
+            if bytes[digit] == UInt8(ascii: "2") { found = 2 }
         }
-        return 1
+        return found
     }
 }
