@@ -40,9 +40,9 @@ struct ImageSizingTests {
         #expect(ImageSizing.scaleFactor(forKey: "https://x.com/a%402x.png") == 2)
         #expect(ImageSizing.scaleFactor(forKey: "file%402x.png") == 1)
         #expect(ImageSizing.scaleFactor(forKey: "https://x.com/plain.png") == 1)
-        // @3x. anywhere wins over an earlier @2x.; the escaped form counts in http(s) keys only.
-        #expect(ImageSizing.scaleFactor(forKey: "https://x.com/a@2x.b/c%403x.png") == 3)
-        #expect(ImageSizing.scaleFactor(forKey: "folder@2x.png/image@3x.png") == 3)
+        // SDWebImage looks for 2 before 3: @2x. anywhere wins; the escaped form counts in http(s) keys only.
+        #expect(ImageSizing.scaleFactor(forKey: "https://x.com/a@3x.b/c%402x.png") == 2)
+        #expect(ImageSizing.scaleFactor(forKey: "folder@3x.png/image@2x.png") == 2)
         #expect(ImageSizing.scaleFactor(forKey: "https://x.com/a%403x.png") == 3)
         // Not a scale marker: another digit, no "x.", or cut off at the end of the key.
         #expect(ImageSizing.scaleFactor(forKey: "sprite@4x.png") == 1)

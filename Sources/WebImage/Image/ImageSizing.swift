@@ -46,7 +46,7 @@ public enum ImageSizing {
         return PixelSize(width: min(width, size.width), height: min(height, size.height))
     }
 
-    /// The scale factor a cache key names, SDWebImage style: `@2x.` → 2, `@3x.` → 3
+    /// The scale factor a cache key names, SDWebImage style: `@2x.` → 2, else `@3x.` → 3
     /// (also `%402x.` in http(s) URLs); otherwise 1.
     public static func scaleFactor(forKey key: String?) -> Double {
         guard var text = key, text.utf8.count >= 8 else { return 1 }
@@ -55,8 +55,8 @@ public enum ImageSizing {
         return Double(text.utf8.withContiguousStorageIfAvailable { scaleFactor(in: $0, isHTTP: isHTTP) } ?? 1)
     }
 
-    /// One pass over a key's bytes (this runs for every load): `@3x.` anywhere beats `@2x.`;
-    /// `%40` stands for `@` in http(s) keys.
+    /// One pass over a key's bytes (this runs for every load): `@2x.` anywhere beats `@3x.`, as
+    /// SDWebImage looks for 2 before 3; `%40` stands for `@` in http(s) keys.
     private static func scaleFactor(in bytes: UnsafeBufferPointer<UInt8>, isHTTP: Bool) -> Int {
         var found = 1
         for i in bytes.indices where bytes[i] == UInt8(ascii: "@") || bytes[i] == UInt8(ascii: "%") {
@@ -70,8 +70,8 @@ public enum ImageSizing {
             }
             guard digit + 2 < bytes.count, bytes[digit + 1] == UInt8(ascii: "x"),
                   bytes[digit + 2] == UInt8(ascii: ".") else { continue }
-            if bytes[digit] == UInt8(ascii: "3") { return 3 }
-            if bytes[digit] == UInt8(ascii: "2") { found = 2 }
+            if bytes[digit] == UInt8(ascii: "2") { return 2 }
+            if bytes[digit] == UInt8(ascii: "3") { found = 3 }
         }
         return found
     }
