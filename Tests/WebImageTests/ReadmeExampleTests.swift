@@ -45,7 +45,13 @@ struct ReadmeExampleTests {
             let url = origin.url("/a.jpg")
             let loaded = try await downloader.loadImage(url)
             #expect(loaded.image?.pixelSize == PixelSize(width: 800, height: 600))
-            let cache = ImageCache(namespace: "avatars", directory: directory)
+            var config = ImageCacheConfig()
+            config.maxMemoryCost = 64 << 20
+            config.maxDiskSize = 200 << 20
+            config.maxDiskAge = 3 * 24 * 3600
+            let cache = ImageCache(namespace: "avatars", directory: directory, config: config)
+            #expect(cache.memoryCache.costLimit == 64 << 20)
+            #expect(cache.config.disk.maxDiskSize == 200 << 20 && cache.config.disk.maxDiskAge == 3 * 24 * 3600)
             try await cache.storeImage(loaded.image, data: loaded.data, forKey: url.absoluteString)
             let hit = await cache.queryImage(forKey: url.absoluteString)
             #expect(hit.cacheType == .memory)

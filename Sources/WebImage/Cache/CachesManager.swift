@@ -21,7 +21,8 @@ public final class CachesManager: ImageCaching {
         case serial
     }
 
-    /// The manager the library uses by default, holding ``ImageCache/shared``.
+    /// A manager holding ``ImageCache/shared``, for apps that add their own caches beside it and
+    /// pass it as an ``ImageManager``'s cache (``ImageManager/shared`` uses ``ImageCache/shared`` directly).
     public static let shared = CachesManager(caches: [ImageCache.shared])
 
     private struct State {

@@ -12,8 +12,9 @@ import Foundation
 /// - Every completion runs exactly once; asynchronous ones run on the context's callback queue,
 ///   else ``ImageCacheConfig/callbackQueue``.
 ///
-/// Disk reads, writes, encodes and decodes all run on one serial queue (as in SDWebImage), so
-/// operations on the disk happen in the order they were asked for.
+/// Disk reads, writes and encodes run on one serial I/O queue (as in SDWebImage), so operations on
+/// the disk happen in the order they were asked for; disk hits are decoded off it, on a concurrent
+/// queue, so they use every core (a synchronous query decodes inline).
 public final class ImageCache: ImageCaching {
     /// The cache the library uses by default: namespace `"default"` under the default directory.
     public static let shared = ImageCache(namespace: "default")
