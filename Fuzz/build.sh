@@ -2,19 +2,21 @@
 # Builds the libFuzzer targets and the seed-corpus generator into Fuzz/build/.
 #
 # The codec targets do not build the package (AsyncHTTPClient and friends under sanitizers would
-# take ages): the library sources they need (Image/, Coding/, WebImageError.swift) are compiled
+# take ages): the library sources they need (Image/, Coding/, and the two Support/ files those
+# use: WebImageError.swift and PriorityList.swift) are compiled
 # once, with -sanitize=fuzzer,address, into a static WebImage module, and each target links it
 # with the system codec libraries. The key -> file-name target needs swift-crypto's MD5, so it is
 # a tiny SwiftPM package (Fuzz/FileName) built with the same sanitizer flags.
 #
 # Usage: Fuzz/build.sh [target...]   (default: every target, plus the seed generator)
+#        Fuzz/build.sh typecheck       (only type-checks that source list on its own, no output;
+#                                       FuzzSourceListTests runs it so the list cannot drift)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 SWIFTC=${SWIFTC:-swiftc}
 SWIFT=${SWIFT:-swift}
 OUT=Fuzz/build
-mkdir -p "$OUT/lib" "$OUT/seeds-lib"
 
 CODEC_TARGETS=(sniff jpeg png gif webp incremental)
 ALL_TARGETS=("${CODEC_TARGETS[@]}" filename)
@@ -24,7 +26,8 @@ targets=("$@")
 C_MODULES=(-I Sources/CTurboJPEG -I Sources/CSPNG -I Sources/CWebP -I Sources/CGIF)
 C_LIBS=(-lturbojpeg -lspng -lwebp -lwebpdemux -lwebpmux -lgif)
 LIBRARY_SOURCES=(Sources/WebImage/Image/*.swift Sources/WebImage/Coding/*.swift
-                 Sources/WebImage/Coding/*/*.swift Sources/WebImage/Support/WebImageError.swift)
+                 Sources/WebImage/Coding/*/*.swift Sources/WebImage/Support/WebImageError.swift
+                 Sources/WebImage/Support/PriorityList.swift)
 SANITIZE=(-sanitize=fuzzer,address)
 
 # The library module, rebuilt only when a source is newer than the archive.
@@ -32,6 +35,7 @@ SANITIZE=(-sanitize=fuzzer,address)
 build_library() {
   local dir=$1; shift
   local archive=$dir/libWebImage.a
+  mkdir -p "$dir"
   if [ -f "$archive" ] && [ -z "$(find "${LIBRARY_SOURCES[@]}" -newer "$archive" | head -1)" ]; then
     return
   fi
@@ -53,6 +57,7 @@ build_codec_target() {
 
 build_filename_target() {
   echo "fuzz: building fuzz-filename (SwiftPM package Fuzz/FileName)" >&2
+  mkdir -p "$OUT"
   "$SWIFT" build --package-path Fuzz/FileName -c debug \
     -Xswiftc -sanitize=fuzzer,address
   cp "$(${SWIFT} build --package-path Fuzz/FileName -c debug --show-bin-path)/FuzzFileName" "$OUT/fuzz-filename"
@@ -66,8 +71,16 @@ build_seed_generator() {
     "$OUT/seeds-lib/libWebImage.a" "${C_LIBS[@]}" -o "$OUT/seed-corpus"
 }
 
+# Fails (with the compiler's errors) when the library sources no longer compile without the rest
+# of the package, for example after Image/ or Coding/ starts using a new Support/ type.
+typecheck_library() {
+  "$SWIFTC" -typecheck -wmo -parse-as-library -module-name WebImage -swift-version 6 \
+    "${C_MODULES[@]}" "${LIBRARY_SOURCES[@]}"
+}
+
 for target in "${targets[@]}"; do
   case $target in
+    typecheck) typecheck_library ;;
     seeds) build_seed_generator ;;
     filename) build_filename_target ;;
     *)
