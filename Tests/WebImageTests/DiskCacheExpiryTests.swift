@@ -56,6 +56,59 @@ struct DiskCacheExpiryTests {
         #expect(cache.entryFileNames == [DiskCacheFileName.name(forKey: "k2")])
     }
 
+    /// Linux file times come from a coarse clock (a few ms per tick): pause so that steps that
+    /// must differ in birth or change time land on different ticks. Not a timing assertion.
+    private func nextFileTimeTick() async throws { try await Task.sleep(for: .milliseconds(30)) }
+
+    /// `creationDate` ranks by birth time where the file system records it (ext4, btrfs, …), and
+    /// ignores later modification-date changes; where it does not, it falls back to the
+    /// modification date. A fresh `DiskCache` on the directory rescans with the rule.
+    @Test func creationDateRanksByBirthTimeElseModification() async throws {
+        let sandbox = DiskCacheSandbox(); defer { sandbox.remove() }
+        let writer = sandbox.cache()
+        for i in 0..<3 {
+            try writer.setData(diskCacheBytes(100), forKey: "k\(i)")
+            try await nextFileTimeTick()
+        }
+        // Modification dates run the other way: k0 the newest, k2 the oldest.
+        let now = Date().timeIntervalSince1970
+        for (i, age) in [10.0, 1000, 2000].enumerated() {
+            DiskCacheFileSystem.setDates(access: now - age, modification: now - age,
+                                         atPath: writer.cachePath(forKey: "k\(i)"))
+        }
+        let births = (0..<3).map { DiskCacheFileSystem.creationDate(atPath: writer.cachePath(forKey: "k\($0)")) }
+        let hasBirthTime = births.allSatisfy { $0 != nil }
+        if hasBirthTime {  // set by the writes, untouched by the date changes since
+            #expect(births[0]! < births[1]! && births[1]! < births[2]! && births[2]! < now, "\(births)")
+        }
+
+        let ranked = sandbox.cache { $0.expireType = .creationDate; $0.maxDiskSize = 250 }
+        ranked.removeExpiredData()  // 300 > 250: keep < 125, so one entry survives
+        let survivor = hasBirthTime ? "k2" : "k0"
+        #expect(ranked.entryFileNames == [DiskCacheFileName.name(forKey: survivor)], "birth time: \(hasBirthTime)")
+    }
+
+    /// `changeDate` (ctime) moves with a recorded access, so a read entry outlives newer writes,
+    /// also for a fresh `DiskCache` that only sees the files.
+    @Test func changeDateFollowsRecordedAccess() async throws {
+        let sandbox = DiskCacheSandbox(); defer { sandbox.remove() }
+        let first = sandbox.cache { $0.expireType = .changeDate; $0.accessDateUpdateInterval = 0 }
+        for i in 0..<3 { try first.setData(diskCacheBytes(100), forKey: "k\(i)") }
+        try await nextFileTimeTick()
+        #expect(first.data(forKey: "k0") != nil)  // records the access: k0's ctime is now the newest
+
+        let rescanned = sandbox.cache { $0.expireType = .changeDate; $0.maxDiskSize = 250 }
+        rescanned.removeExpiredData()  // 300 > 250: keep < 125
+        #expect(rescanned.entryFileNames == [DiskCacheFileName.name(forKey: "k0")])
+
+        // And by age: an entry whose ctime is recent is young, whatever its other dates say.
+        let aged = sandbox.cache { $0.expireType = .changeDate; $0.maxDiskAge = 3600 }
+        let longAgo = Date().timeIntervalSince1970 - 86_400
+        DiskCacheFileSystem.setDates(access: longAgo, modification: longAgo, atPath: aged.cachePath(forKey: "k0"))
+        aged.removeExpiredData()
+        #expect(aged.containsData(forKey: "k0"))  // setting the dates was itself a change, just now
+    }
+
     @Test func continuousTrimKeepsRecentlyUsed() async throws {
         let sandbox = DiskCacheSandbox(); defer { sandbox.remove() }
         let limit = 10_000

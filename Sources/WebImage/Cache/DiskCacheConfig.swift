@@ -7,7 +7,8 @@ public enum DiskCacheExpireType: Sendable, Hashable, CaseIterable {
     case accessDate
     /// The last time the entry's bytes were written.
     case modificationDate
-    /// When the entry's file was created (each write creates a new file).
+    /// When the entry's file was created (each write creates a new file): its birth time where the
+    /// file system records one (ext4, btrfs, XFS, …), else its modification date.
     case creationDate
     /// The inode change time (ctime): writes, access-date updates and extended-data changes.
     case changeDate

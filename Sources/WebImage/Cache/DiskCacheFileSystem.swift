@@ -136,8 +136,7 @@ enum DiskCacheFileSystem {
 
     /// The file's birth time where the file system records it, else nil.
     static func creationDate(atPath path: String) -> Double? {
-        let attributes = try? FileManager.default.attributesOfItem(atPath: path)
-        return (attributes?[.creationDate] as? Date)?.timeIntervalSince1970
+        FileBirthTime.seconds(atPath: path)
     }
 
     /// `UTIME_OMIT` from <sys/stat.h>, which Swift does not import.
