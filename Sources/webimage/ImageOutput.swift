@@ -36,7 +36,18 @@ enum ImageOutput {
         if let requested { return requested.imageFormat }
         let byName = ImageFormat(fileExtension: pathExtension(path))
         if byName != .undefined, CodersManager.shared.canEncode(to: byName) { return byName }
-        return CodersManager.defaultEncodingFormat(for: image)
+        return CodersManager.shared.defaultEncodingFormat(for: image)
+    }
+
+    /// A usage error when `path` has an extension no coder writes (`out.bmp`, `out.dat`), which
+    /// would otherwise get PNG or JPEG bytes under a misleading name; no extension is fine.
+    static func validateExtension(of path: String) throws {
+        let ext = pathExtension(path)
+        guard !ext.isEmpty else { return }
+        let byName = ImageFormat(fileExtension: ext)
+        if byName != .undefined, CodersManager.shared.canEncode(to: byName) { return }
+        throw ValidationError("Cannot write '.\(ext)' files: name the -o file .png, .jpg, .jpeg, .webp or .gif, "
+                              + "or choose the format with --format png|jpeg|webp|gif.")
     }
 
     /// Writes `image` to `path` as `format`. The downloaded bytes are written as they are when

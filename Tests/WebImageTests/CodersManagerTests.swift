@@ -62,9 +62,25 @@ struct CodersManagerTests {
         let opaque = Image(bitmap: TestBitmaps.quadrants())
         let alpha = Image(bitmap: TestBitmaps.gradient(width: 8, height: 8, alpha: true))
         let frames = [ImageFrame(bitmap: TestBitmaps.quadrants(), duration: 0.1), ImageFrame(bitmap: TestBitmaps.quadrants(), duration: 0.1)]
-        #expect(CodersManager.defaultEncodingFormat(for: opaque) == .jpeg)
-        #expect(CodersManager.defaultEncodingFormat(for: alpha) == .png)
-        #expect(CodersManager.defaultEncodingFormat(for: Image(frames: frames)) == .gif)
-        #expect(CodersManager.defaultEncodingFormat(for: Image(bitmap: TestBitmaps.quadrants(), format: .webp)) == .webp)
+        let shared = CodersManager.shared
+        #expect(shared.defaultEncodingFormat(for: opaque) == .jpeg)
+        #expect(shared.defaultEncodingFormat(for: alpha) == .png)
+        #expect(shared.defaultEncodingFormat(for: Image(frames: frames)) == .gif)
+        #expect(shared.defaultEncodingFormat(for: Image(bitmap: TestBitmaps.quadrants(), format: .webp)) == .webp)
+    }
+
+    /// The rule asks the manager it is called on, not the shared one: without a WebP coder, an
+    /// opaque WebP-sourced image is written as JPEG, both by `encode(as: .undefined)` and by a
+    /// cache store whose context names that manager.
+    @Test func defaultEncodingFormatFollowsThisManagersCoders() throws {
+        let manager = CodersManager(coders: [JPEGCoder(), PNGCoder()])
+        let webpSourced = Image(bitmap: TestBitmaps.quadrants(), format: .webp)
+        #expect(manager.defaultEncodingFormat(for: webpSourced) == .jpeg)
+        let encoded = try manager.encode(webpSourced, as: .undefined, options: .default)
+        #expect(ImageFormat.detect(encoded) == .jpeg)
+
+        let harness = ImageCacheHarness(); defer { harness.remove() }
+        let stored = try harness.cache.encodedData(for: webpSourced, context: WebImageContext(imageCoder: manager))
+        #expect(ImageFormat.detect(stored) == .jpeg)
     }
 }

@@ -188,6 +188,29 @@ struct ManagerTests {
             #expect(h.cache.diskImageData(forKey: url.absoluteString) == Data(ManagerFixtures.png(200, 200)))
         }
     }
+
+    /// SDWebImage's `SDScaledImageForKey`: a key with `@2x.` decodes at scale 2, `@3x.` at 3,
+    /// anything else at 1, from the network and from the disk; a context scale wins over the key.
+    @Test func scaleComesFromTheKeysAtSuffix() async throws {
+        try await withManager { h in
+            let cases = [("/icon@2x.png", 2.0), ("/icon@3x.png", 3.0), ("/icon.png", 1.0)]
+            for (path, _) in cases { h.origin.setRoute(path, .data(ManagerFixtures.png(40, 20), contentType: "image/png")) }
+            for (path, scale) in cases {
+                let image = try #require(try await h.manager.image(for: h.origin.url(path), options: .waitStoreCache).image)
+                #expect(image.scale == scale, "\(path)")
+                #expect(image.pixelSize == PixelSize(width: 40, height: 20))
+                #expect(image.pointSize.width == 40 / scale && image.pointSize.height == 20 / scale, "\(path)")
+            }
+            let (fresh, _) = h.freshManager()
+            let fromDisk = try await fresh.image(for: h.origin.url("/icon@2x.png"))
+            #expect(fromDisk.cacheType == .disk && fromDisk.image?.scale == 2)
+            var context = WebImageContext()
+            context.scaleFactor = 1.5
+            let overridden = try await fresh.image(for: h.origin.url("/icon@3x.png"), options: .fromLoaderOnly, context: context)
+            #expect(overridden.image?.scale == 1.5)
+            for (path, _) in cases { #expect(h.origin.requestCount(path) == (path == "/icon@3x.png" ? 2 : 1)) }
+        }
+    }
 }
 
 /// Records what the completion saw of its own operation.

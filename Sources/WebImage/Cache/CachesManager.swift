@@ -25,8 +25,8 @@ public final class CachesManager: ImageCaching {
     /// pass it as an ``ImageManager``'s cache (``ImageManager/shared`` uses ``ImageCache/shared`` directly).
     public static let shared = CachesManager(caches: [ImageCache.shared])
 
-    private struct State {
-        var caches: [any ImageCaching]
+    /// The operation policies; the cache list lives in ``list``.
+    private struct Policies {
         var queryPolicy = Policy.serial
         var storePolicy = Policy.highestOnly
         var removePolicy = Policy.concurrent
@@ -34,27 +34,28 @@ public final class CachesManager: ImageCaching {
         var clearPolicy = Policy.concurrent
     }
 
-    private let state: Mutex<State>
+    private let list: PriorityList<any ImageCaching>
+    private let state = Mutex(Policies())
 
     /// A manager over `caches`, lowest priority first.
     public init(caches: [any ImageCaching] = []) {
-        state = Mutex(State(caches: caches))
+        list = PriorityList(caches)
     }
 
     /// The caches, lowest priority first.
     public var caches: [any ImageCaching] {
-        get { state.withLock { $0.caches } }
-        set { state.withLock { $0.caches = newValue } }
+        get { list.elements }
+        set { list.elements = newValue }
     }
 
     /// Adds `cache` with the highest priority.
     public func addCache(_ cache: any ImageCaching) {
-        state.withLock { $0.caches.append(cache) }
+        list.add(cache)
     }
 
     /// Removes `cache` (the same object) from the list.
     public func removeCache(_ cache: any ImageCaching) {
-        state.withLock { $0.caches.removeAll { $0 === cache } }
+        list.removeAll { $0 === cache }
     }
 
     /// How queries run. Default ``Policy/serial``: the first image found wins.

@@ -50,19 +50,12 @@ extension ImageCache {
     }
 
     /// The bytes a store without data writes: `image` encoded by `context.imageCoder` (else
-    /// ``CodersManager/shared``) with `context.imageEncodeOptions`, in the image's source format
-    /// when that coder can write it, else GIF for animations, PNG with alpha, JPEG otherwise.
+    /// ``CodersManager/shared``) with `context.imageEncodeOptions`, in that coder's
+    /// ``ImageCoding/defaultEncodingFormat(for:)``.
     public func encodedData(for image: Image, context: WebImageContext) throws -> Data {
         let coder: any ImageCoding = context.imageCoder ?? CodersManager.shared
-        let format: ImageFormat
-        if image.format != .undefined, coder.canEncode(to: image.format) {
-            format = image.format
-        } else if image.isAnimated {
-            format = .gif
-        } else {
-            format = image.hasAlpha ? .png : .jpeg
-        }
-        return try coder.encode(image, as: format, options: context.imageEncodeOptions ?? .default)
+        return try coder.encode(image, as: coder.defaultEncodingFormat(for: image),
+                                options: context.imageEncodeOptions ?? .default)
     }
 
     /// Encodes if needed and writes; returns the failure instead of throwing. Runs on the I/O queue.

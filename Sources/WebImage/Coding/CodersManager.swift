@@ -43,8 +43,10 @@ public final class CodersManager: ProgressiveImageCoding {
         state.highest { $0.canDecode(data) }
     }
 
+    /// True when some coder claims `data`.
     public func canDecode(_ data: Data) -> Bool { decoder(for: data) != nil }
 
+    /// Decodes with the highest-priority coder that claims `data`; empty, unknown or unsupported data throws.
     public func decode(_ data: Data, options: DecodeOptions) throws -> Image {
         guard !data.isEmpty else { throw WebImageError.badData("The image data is empty.") }
         guard let coder = decoder(for: data) else {
@@ -57,30 +59,26 @@ public final class CodersManager: ProgressiveImageCoding {
         return try coder.decode(data, options: options)
     }
 
+    /// True when some coder can write `format`.
     public func canEncode(to format: ImageFormat) -> Bool {
         coders.contains { $0.canEncode(to: format) }
     }
 
+    /// Encodes with the highest-priority coder for `format` (``defaultEncodingFormat(for:)`` when `.undefined`).
     public func encode(_ image: Image, as format: ImageFormat, options: EncodeOptions) throws -> Data {
-        let target = format == .undefined ? Self.defaultEncodingFormat(for: image) : format
+        let target = format == .undefined ? defaultEncodingFormat(for: image) : format
         guard let coder = state.highest(where: { $0.canEncode(to: target) }) else {
             throw WebImageError(.unsupportedFormat, "No coder can encode \(target.rawValue) images.")
         }
         return try coder.encode(image, as: target, options: options)
     }
 
-    /// The format used when none is named: the image's source format if it can be encoded, else
-    /// GIF for animations, PNG when there is alpha, JPEG otherwise (SDWebImage's rule).
-    public static func defaultEncodingFormat(for image: Image) -> ImageFormat {
-        if image.format != .undefined, shared.canEncode(to: image.format) { return image.format }
-        if image.isAnimated { return .gif }
-        return image.hasAlpha ? .png : .jpeg
-    }
-
+    /// True when the coder chosen for `data` can decode it progressively.
     public func canDecodeIncrementally(_ data: Data) -> Bool {
         progressiveCoder(for: data) != nil
     }
 
+    /// A decoder that picks the progressive coder once enough bytes arrived to recognise the format.
     public func makeIncrementalDecoder(options: DecodeOptions) -> any IncrementalImageDecoding {
         RoutingIncrementalDecoder(manager: self, options: options)
     }

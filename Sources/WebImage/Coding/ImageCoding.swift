@@ -15,6 +15,16 @@ public protocol ImageCoding: Sendable {
     func encode(_ image: Image, as format: ImageFormat, options: EncodeOptions) throws -> Data
 }
 
+extension ImageCoding {
+    /// The format to encode `image` in when none is named: its source format if this coder can
+    /// write it, else GIF for animations, PNG when there is alpha, JPEG otherwise (SDWebImage's rule).
+    public func defaultEncodingFormat(for image: Image) -> ImageFormat {
+        if image.format != .undefined, canEncode(to: image.format) { return image.format }
+        if image.isAnimated { return .gif }
+        return image.hasAlpha ? .png : .jpeg
+    }
+}
+
 /// A coder that can show an image while its bytes are still arriving.
 public protocol ProgressiveImageCoding: ImageCoding {
     /// True when `data` (possibly just its first bytes) is a format this coder decodes incrementally.

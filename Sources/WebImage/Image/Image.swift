@@ -10,7 +10,8 @@ public final class Image: Sendable {
     public let loopCount: Int
     /// The format of the data this image was decoded from (`.undefined` when built in memory).
     public let format: ImageFormat
-    /// Points-to-pixels scale (1, 2 or 3), as in SDWebImage's `@2x` convention.
+    /// Points-to-pixels scale, any value ≥ 1 (smaller values become 1): usually 1, or 2 and 3 from
+    /// SDWebImage's `@2x`/`@3x` key convention, but a context can ask for others such as 1.5.
     public let scale: Double
     /// The options the decoder was given; `decodeOptions?.thumbnailPixelSize` tells a thumbnail.
     public let decodeOptions: DecodeOptions?
@@ -78,6 +79,7 @@ public final class Image: Sendable {
 }
 
 extension Image: CustomStringConvertible {
+    /// Size, frame count, format and scale on one line, for logs.
     public var description: String {
         "Image(\(pixelSize), \(format), frames: \(frames.count), scale: \(scale))"
     }

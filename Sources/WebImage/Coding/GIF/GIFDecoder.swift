@@ -56,10 +56,8 @@ struct GIFDecoder {
                      scale: options.scaleFactor, decodeOptions: options, isPartial: isPartial)
     }
 
-    /// A frame's display time: the delay in seconds, with delays under 0.011 s shown for 0.1 s
-    /// (the browser convention SDWebImage follows).
+    /// A frame's display time: the delay in seconds, by ``FrameDelay/displaySeconds(_:)``.
     static func duration(centiseconds: Int) -> Double {
-        let seconds = Double(centiseconds) / 100
-        return seconds < 0.011 ? 0.1 : seconds
+        FrameDelay.displaySeconds(Double(centiseconds) / 100)
     }
 }

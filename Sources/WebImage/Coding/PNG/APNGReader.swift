@@ -12,11 +12,10 @@ struct APNGStructure {
         var delayNumerator: UInt16, delayDenominator: UInt16
         var dispose: Dispose, blend: Blend
 
-        /// Display time in seconds; a zero denominator means 1/100 s, and anything under
-        /// 0.011 s becomes 0.1 s (the browser convention SDWebImage follows).
+        /// Display time in seconds; a zero denominator means 1/100 s, and short delays follow
+        /// ``FrameDelay/displaySeconds(_:)``.
         var duration: Double {
-            let seconds = Double(delayNumerator) / Double(delayDenominator == 0 ? 100 : delayDenominator)
-            return seconds < 0.011 ? 0.1 : seconds
+            FrameDelay.displaySeconds(Double(delayNumerator) / Double(delayDenominator == 0 ? 100 : delayDenominator))
         }
     }
 

@@ -59,9 +59,8 @@ enum WebPAnimationDecoder {
                      scale: options.scaleFactor, decodeOptions: options)
     }
 
-    /// Seconds for a frame shown `milliseconds` long; under 11 ms means 0.1 s (browser convention).
+    /// Seconds for a frame shown `milliseconds` long, by ``FrameDelay/displaySeconds(_:)``.
     static func frameDuration(milliseconds: Int) -> Double {
-        let seconds = Double(milliseconds) / 1000
-        return seconds < 0.011 ? 0.1 : seconds
+        FrameDelay.displaySeconds(Double(milliseconds) / 1000)
     }
 }
