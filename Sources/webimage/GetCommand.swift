@@ -22,6 +22,9 @@ struct GetCommand: AsyncParsableCommand {
     @Option(name: .customLong("out-dir"), help: "Write every image into DIR, named after its URL.")
     var outDir: String?
 
+    @Option(name: .customLong("max-concurrent"), help: "At most this many downloads at once (default 6).")
+    var maxConcurrent: Int?
+
     @Option(help: "The format of written files: png, jpeg, webp or gif (default: the file name's, else the source's).")
     var format: OutputFormat?
 
@@ -30,28 +33,25 @@ struct GetCommand: AsyncParsableCommand {
 
     mutating func validate() throws {
         _ = try parsedURLs()
+        try LoadOptions.validate(maxConcurrent: maxConcurrent)
         if output != nil, urls.count != 1 {
             throw ValidationError("-o/--output takes exactly one URL (got \(urls.count)); use --out-dir for several.")
         }
         if output != nil, outDir != nil {
             throw ValidationError("Use either -o/--output or --out-dir, not both.")
         }
+        if let output, format == nil { try ImageOutput.validateExtension(of: output) }
     }
 
     /// The arguments as URLs; a usage error naming the first one that is not an absolute URL.
     func parsedURLs() throws -> [URL] {
-        try urls.map { text in
-            guard let url = URL(string: text), let scheme = url.scheme, !scheme.isEmpty else {
-                throw ValidationError("Bad URL '\(text)': expected an absolute http(s), file: or data: URL.")
-            }
-            return url
-        }
+        try URLArguments.parse(urls)
     }
 
     func run() async throws {
         let urls = try parsedURLs()
         let destinations = try outputPaths(for: urls)
-        let stack = try LoadingStack(load)
+        let stack = try LoadingStack(load, maxConcurrentDownloads: maxConcurrent)
         let manager = ImageManager(cache: stack.cache, loader: stack.loaders)
         // The process ends right after: wait until each image is on disk before reporting it.
         let options = try load.options().union(.waitStoreCache)

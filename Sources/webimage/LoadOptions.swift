@@ -24,9 +24,6 @@ struct LoadOptions: ParsableArguments {
     @Option(help: "Download timeout in seconds (default 15).")
     var timeout: Double?
 
-    @Option(name: .customLong("max-concurrent"), help: "At most this many downloads at once (default 6).")
-    var maxConcurrent: Int?
-
     mutating func validate() throws {
         _ = try options()
         _ = try TransformSpec.transformer(for: transformSpecs)
@@ -37,6 +34,11 @@ struct LoadOptions: ParsableArguments {
         if let timeout, !(timeout.isFinite && timeout > 0) {
             throw ValidationError("Bad --timeout '\(timeout)': expected a positive number of seconds.")
         }
+    }
+
+    /// A usage error unless `--max-concurrent` (each command has its own, with its own meaning)
+    /// is absent or at least 1.
+    static func validate(maxConcurrent: Int?) throws {
         if let maxConcurrent, maxConcurrent < 1 {
             throw ValidationError("Bad --max-concurrent '\(maxConcurrent)': expected a whole number ≥ 1.")
         }
@@ -70,12 +72,12 @@ struct LoadOptions: ParsableArguments {
         }
     }
 
-    /// A downloader with `--timeout`, `--max-concurrent` and the `--header` values. The caller
-    /// must shut it down.
-    func makeDownloader() throws -> ImageDownloader {
+    /// A downloader with `--timeout`, the `--header` values and, when given, a cap on concurrent
+    /// downloads. The caller must shut it down.
+    func makeDownloader(maxConcurrentDownloads: Int?) throws -> ImageDownloader {
         var config = DownloaderConfig.default
         if let timeout { config.downloadTimeout = timeout }
-        if let maxConcurrent { config.maxConcurrentDownloads = maxConcurrent }
+        if let maxConcurrentDownloads { config.maxConcurrentDownloads = maxConcurrentDownloads }
         config.allowInvalidSSLCertificates = try options().contains(.allowInvalidSSLCertificates)
         let downloader = ImageDownloader(config: config)
         for header in try headers() { downloader.setHeader(header.value, for: header.name) }
@@ -90,8 +92,9 @@ struct LoadingStack {
     let loaders: LoadersManager
     let cache: ImageCache
 
-    init(_ options: LoadOptions) throws {
-        downloader = try options.makeDownloader()
+    /// The stack for `options`; `maxConcurrentDownloads` nil keeps the downloader's default (6).
+    init(_ options: LoadOptions, maxConcurrentDownloads: Int? = nil) throws {
+        downloader = try options.makeDownloader(maxConcurrentDownloads: maxConcurrentDownloads)
         loaders = LoadersManager(loaders: [downloader, FileImageLoader(), DataURLImageLoader()])
         cache = options.location.makeImageCache()
     }

@@ -19,12 +19,17 @@ struct PrefetchCommand: AsyncParsableCommand {
 
     @OptionGroup var load: LoadOptions
 
+    @Option(name: .customLong("max-concurrent"),
+            help: "Prefetch at most this many URLs at once (default \(Prefetch.defaultConcurrency), SDWebImage's maxConcurrentPrefetchCount).")
+    var maxConcurrent: Int?
+
     @Flag(help: "Print the summary as one JSON object.")
     var json = false
 
     mutating func validate() throws {
         if urls.isEmpty, file == nil { throw ValidationError("Give URLs or --file FILE.") }
         _ = try allURLs()
+        try LoadOptions.validate(maxConcurrent: maxConcurrent)
     }
 
     /// The URLs from the arguments, then from `--file`; a usage error names a bad one.
@@ -38,18 +43,16 @@ struct PrefetchCommand: AsyncParsableCommand {
                 .map { $0.trimmingCharacters(in: .whitespaces) }
                 .filter { !$0.isEmpty && !$0.hasPrefix("#") }
         }
-        return try texts.map { text in
-            guard let url = URL(string: text), let scheme = url.scheme, !scheme.isEmpty else {
-                throw ValidationError("Bad URL '\(text)': expected an absolute http(s), file: or data: URL.")
-            }
-            return url
-        }
+        return try URLArguments.parse(texts)
     }
 
     func run() async throws {
         let urls = try allURLs()
-        let stack = try LoadingStack(load)
+        let concurrency = maxConcurrent ?? Prefetch.defaultConcurrency
+        // The downloader gets the same cap, so a value above its default of 6 still takes effect.
+        let stack = try LoadingStack(load, maxConcurrentDownloads: maxConcurrent)
         let summary = try await Prefetch.run(urls, stack: stack, options: load.options(), context: load.context(),
+                                             concurrency: concurrency,
                                              bar: ProgressBar(total: urls.count, label: "prefetch"))
         await stack.shutdown()
         if json {

@@ -65,4 +65,58 @@ struct CLICacheTests {
             #expect(summary["skipped"] as? Int == 1)
         }
     }
+
+    /// Issue 6: `clean` removes expired entries. One entry is aged past the default week on disk;
+    /// `cache clean` removes exactly that one.
+    @Test func cleanRemovesAnAgedEntry() async throws {
+        let dir = try CLIProcess.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let cache = DiskCache(config: DiskCacheConfig(directory: dir))
+        try cache.setData(diskCacheBytes(300), forKey: "old")
+        try cache.setData(diskCacheBytes(200), forKey: "new")
+        let eightDaysAgo = Date().timeIntervalSince1970 - 8 * 86_400
+        #expect(DiskCacheFileSystem.setDates(access: eightDaysAgo, modification: eightDaysAgo,
+                                             atPath: cache.cachePath(forKey: "old")))
+
+        let clean = try await CLIProcess.run(["cache", "clean", "--cache-dir", dir.path, "--json"])
+        #expect(clean.status == 0, "\(clean.stderr)")
+        let summary = try clean.object(0)
+        #expect(summary["removed"] as? Int == 1)
+        #expect(summary["freedBytes"] as? Int == 300)
+        #expect(summary["count"] as? Int == 1 && summary["bytes"] as? Int == 200)
+        #expect(!FileManager.default.fileExists(atPath: cache.cachePath(forKey: "old")))
+        #expect(FileManager.default.fileExists(atPath: cache.cachePath(forKey: "new")))
+    }
+
+    /// Without `--cache-dir` the cache lives in `$XDG_CACHE_HOME/webimage/default` when that is an
+    /// absolute path, else in `$HOME/.cache/webimage/default`; `get` stores there and `cache info`
+    /// finds it.
+    @Test func defaultCacheRootFollowsXDGElseHome() async throws {
+        let dir = try CLIProcess.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let home = dir.appendingPathComponent("home").path, xdg = dir.appendingPathComponent("xdg").path
+        let settings: [([String: String?], String)] = [
+            (["XDG_CACHE_HOME": xdg, "HOME": home], xdg + "/webimage/default"),
+            (["XDG_CACHE_HOME": "relative/cache", "HOME": home], home + "/.cache/webimage/default"),
+            (["XDG_CACHE_HOME": nil, "HOME": home], home + "/.cache/webimage/default"),
+        ]
+        for (environment, expected) in settings {
+            let info = try await CLIProcess.run(["cache", "info", "--json"], environment: environment)
+            #expect(info.status == 0, "\(environment): \(info.stderr)")
+            #expect(try info.object(0)["path"] as? String == expected, "\(environment)")
+        }
+
+        try await withTestOrigin { origin in
+            origin.setRoute("/a.png", .data(try CLIProcess.pngFixture(), contentType: "image/png"))
+            let otherHome = dir.appendingPathComponent("other-home").path
+            let environment: [String: String?] = ["XDG_CACHE_HOME": xdg, "HOME": otherHome]
+            let get = try await CLIProcess.run(["get", origin.url("/a.png").absoluteString, "--json"], environment: environment)
+            #expect(get.status == 0, "\(get.stderr)")
+            let info = try await CLIProcess.run(["cache", "info", "--json"], environment: environment)
+            #expect(try info.object(0)["count"] as? Int == 1)
+            let files = try FileManager.default.contentsOfDirectory(atPath: xdg + "/webimage/default")
+            #expect(files.filter { !$0.hasPrefix(".") }.count == 1)
+            #expect(!FileManager.default.fileExists(atPath: otherHome))
+        }
+    }
 }

@@ -53,4 +53,24 @@ struct CLIDecodeTests {
         let thumb = try object(try #require(good.lines.first))
         #expect(thumb["width"] as? Int == 20 && thumb["height"] as? Int == 15)
     }
+
+    @Test func firstFrameDecodesOneFrameOfAnAnimation() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("webimage-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let colors = [TestBitmaps.red, TestBitmaps.green, TestBitmaps.blue]
+        let frames = colors.map { ImageFrame(bitmap: Bitmap(width: 12, height: 8, fill: $0), duration: 0.2) }
+        let gif = dir.appendingPathComponent("three.gif")
+        try CodersManager.shared.encode(Image(frames: frames, loopCount: 0), as: .gif, options: .default).write(to: gif)
+
+        let all = try run(["decode", gif.path, "--json"])
+        #expect(all.status == 0)
+        #expect(try object(try #require(all.lines.first))["frames"] as? Int == 3)
+        let first = try run(["decode", gif.path, "--first-frame", "--json"])
+        #expect(first.status == 0)
+        let still = try object(try #require(first.lines.first))
+        #expect(still["frames"] as? Int == 1)
+        #expect(still["format"] as? String == "gif")
+        #expect(still["width"] as? Int == 12 && still["height"] as? Int == 8)
+    }
 }

@@ -21,7 +21,10 @@ struct CLIRun {
 /// Runs the built CLI without blocking the test's threads (the loopback origin serves on the
 /// same cooperative pool), with its own cache home so it never touches the user's cache.
 enum CLIProcess {
-    static func run(_ arguments: [String], timeout: Duration = .seconds(120)) async throws -> CLIRun {
+    /// `environment` overrides the inherited variables after `XDG_CACHE_HOME` is set to a scratch
+    /// folder; a nil value removes the variable.
+    static func run(_ arguments: [String], environment overrides: [String: String?] = [:],
+                    timeout: Duration = .seconds(120)) async throws -> CLIRun {
         let executable = try #require(webimageExecutable(), "build the webimage executable (swift build) first")
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("webimage-cli-run-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
@@ -29,6 +32,7 @@ enum CLIProcess {
         let outPath = scratch.appendingPathComponent("stdout").path, errPath = scratch.appendingPathComponent("stderr").path
         var environment = ProcessInfo.processInfo.environment
         environment["XDG_CACHE_HOME"] = scratch.appendingPathComponent("xdg").path
+        for (name, value) in overrides { environment[name] = value }
         let child = try ChildProcess(executable.path, arguments, environment: environment,
                                      stdout: .file(outPath), stderr: .file(errPath))
         let watchdog = Task {

@@ -1,0 +1,134 @@
+import Foundation
+import Testing
+@testable import WebImage
+
+/// The `get` and `prefetch` flags that shape loading, checked where they take effect: at the origin
+/// (headers, concurrent requests), in the error (timeout) and in the written file (`-o`).
+@Suite("CLI load flags")
+struct CLILoadFlagTests {
+    @Test func headerReachesTheOrigin() async throws {
+        let dir = try CLIProcess.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try await withTestOrigin { origin in
+            origin.setRoute("/a.png", .data(try CLIProcess.pngFixture(), contentType: "image/png"))
+            let run = try await CLIProcess.run(["get", origin.url("/a.png").absoluteString, "--cache-dir", dir.path,
+                                                "--header", "X-Test-Token: abc 123", "--header", "Accept-Language:fr",
+                                                "--json"])
+            #expect(run.status == 0, "\(run.stderr)")
+            let request = try #require(origin.requests("/a.png").first)
+            #expect(request.header("X-Test-Token") == "abc 123")
+            #expect(request.header("Accept-Language") == "fr")
+        }
+    }
+
+    @Test func timeoutEndsASilentDownloadWithTimedOut() async throws {
+        let dir = try CLIProcess.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try await withTestOrigin { origin in
+            origin.setRoute("/slow.png", .data(try CLIProcess.pngFixture(), contentType: "image/png", delay: .seconds(30)))
+            let run = try await CLIProcess.run(["get", origin.url("/slow.png").absoluteString, "--cache-dir", dir.path,
+                                                "--timeout", "0.5", "--json"])
+            #expect(run.status == 1)
+            let error = try #require(try run.object(0)["error"] as? [String: Any])
+            #expect(error["name"] as? String == "timedOut")
+            // The message names the configured timeout, not the default 15 s.
+            #expect((error["message"] as? String)?.contains("0.5 s") == true, "\(error)")
+        }
+    }
+
+    /// Every route holds its body until the gate opens, so the loads pile up at the origin: it
+    /// sees exactly `cap` requests at once, never more, until the gate opens.
+    private func expectConcurrencyCap(_ cap: Int, command: [String], paths: [String],
+                                      origin: TestOrigin, gate: TestGate) async throws {
+        async let finished = CLIProcess.run(command)
+        #expect(await waitUntil { origin.stats.inFlight == cap }, "never reached \(cap) at once")
+        try await Task.sleep(for: .milliseconds(300))  // room for an extra request to show up
+        #expect(origin.stats.maxInFlight == cap)
+        #expect(origin.stats.requests.count == cap)
+        gate.open()
+        let run = try await finished
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(origin.stats.maxInFlight == cap)
+        for path in paths { #expect(origin.requestCount(path) == 1) }
+    }
+
+    private func gatedRoutes(_ origin: TestOrigin, count: Int, gate: TestGate) throws -> [String] {
+        let png = try CLIProcess.pngFixture()
+        let paths = (0..<count).map { "/p\($0).png" }
+        for path in paths {
+            var route = TestOriginRoute.data(png, contentType: "image/png")
+            route.mode = .gated(20, gate)
+            origin.setRoute(path, route)
+        }
+        return paths
+    }
+
+    @Test func getMaxConcurrentCapsDownloads() async throws {
+        let dir = try CLIProcess.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try await withTestOrigin { origin in
+            let gate = TestGate()
+            let paths = try gatedRoutes(origin, count: 5, gate: gate)
+            let command = ["get"] + paths.map { origin.url($0).absoluteString }
+                + ["--cache-dir", dir.path, "--max-concurrent", "2", "--json"]
+            try await expectConcurrencyCap(2, command: command, paths: paths, origin: origin, gate: gate)
+        }
+    }
+
+    @Test func prefetchMaxConcurrentSetsThePrefetchConcurrency() async throws {
+        let dir = try CLIProcess.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try await withTestOrigin { origin in
+            let gate = TestGate()
+            let paths = try gatedRoutes(origin, count: 5, gate: gate)
+            let urls = paths.map { origin.url($0).absoluteString }
+            try await expectConcurrencyCap(1, command: ["prefetch"] + urls + ["--cache-dir", dir.path, "--max-concurrent", "1", "--json"],
+                                           paths: paths, origin: origin, gate: gate)
+        }
+        try await withTestOrigin { origin in
+            let gate = TestGate()
+            let paths = try gatedRoutes(origin, count: 5, gate: gate)
+            let urls = paths.map { origin.url($0).absoluteString }
+            // Without the flag: SDWebImage's maxConcurrentPrefetchCount, 3.
+            try await expectConcurrencyCap(3, command: ["prefetch"] + urls + ["--cache-dir", dir.path + "/b", "--json"],
+                                           paths: paths, origin: origin, gate: gate)
+        }
+    }
+
+    @Test func prefetchHelpDescribesItsOwnMaxConcurrent() async throws {
+        // Help text is wrapped to the terminal: compare with single spaces.
+        func words(_ text: String) -> String { text.split(whereSeparator: \.isWhitespace).joined(separator: " ") }
+        let help = try await CLIProcess.run(["prefetch", "--help"])
+        #expect(help.status == 0)
+        #expect(words(help.stdout).contains("--max-concurrent <max-concurrent> Prefetch at most this many URLs at once (default 3"),
+                "\(help.stdout)")
+        let getHelp = try await CLIProcess.run(["get", "--help"])
+        #expect(words(getHelp.stdout).contains("--max-concurrent <max-concurrent> At most this many downloads at once (default 6)"),
+                "\(getHelp.stdout)")
+    }
+
+    /// An `-o` name with an extension no coder writes is a usage error (CLIUsageTests); with
+    /// `--format`, or with no extension, the file is written.
+    @Test func outputNameAndFormat() async throws {
+        let dir = try CLIProcess.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try await withTestOrigin { origin in
+            origin.setRoute("/a.png", .data(try CLIProcess.pngFixture(), contentType: "image/png"))
+            let url = origin.url("/a.png").absoluteString, cache = dir.appendingPathComponent("cache").path
+            let bmp = dir.appendingPathComponent("out.bmp").path
+            let refused = try await CLIProcess.run(["get", url, "--cache-dir", cache, "-o", bmp])
+            #expect(refused.status == 2)
+            #expect(refused.stderr.contains(".png, .jpg, .jpeg, .webp or .gif"), "\(refused.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: bmp))
+
+            let forced = try await CLIProcess.run(["get", url, "--cache-dir", cache, "-o", bmp, "--format", "webp"])
+            #expect(forced.status == 0, "\(forced.stderr)")
+            #expect(ImageFormat.detect(try Data(contentsOf: URL(fileURLWithPath: bmp))) == .webp)
+
+            let bare = dir.appendingPathComponent("plain").path
+            let plain = try await CLIProcess.run(["get", url, "--cache-dir", cache, "-o", bare])
+            #expect(plain.status == 0, "\(plain.stderr)")
+            #expect(ImageFormat.detect(try Data(contentsOf: URL(fileURLWithPath: bare))) == .png)
+        }
+    }
+}
