@@ -8,6 +8,7 @@ public struct ImageTargetProgress: Sendable, Equatable {
     /// Bytes expected; 0 while unknown.
     public var totalUnitCount: Int64 = 0
 
+    /// Progress of `completedUnitCount` out of `totalUnitCount` bytes (0 = unknown).
     public init(completedUnitCount: Int64 = 0, totalUnitCount: Int64 = 0) {
         self.completedUnitCount = completedUnitCount
         self.totalUnitCount = totalUnitCount
@@ -45,6 +46,7 @@ public final class ImageTargetLoadState: Sendable {
     /// takes over a key, so an old result can never land after a newer load began.
     let landing = NSRecursiveLock()
 
+    /// An empty state; a target stores one and never replaces it.
     public init() {}
 
     /// The key of the most recent load.

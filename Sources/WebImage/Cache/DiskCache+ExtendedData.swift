@@ -6,6 +6,7 @@ extension DiskCache {
     /// The extended attribute that holds an entry's extended data.
     public static let extendedAttributeName = "user.webimage.extended"
 
+    /// The extended data stored beside `key`'s entry (SDWebImage's `extendedDataForKey:`), or nil.
     public func extendedData(forKey key: String) -> Data? {
         guard let name = existingName(forKey: key) else { return nil }
         if usesExtendedAttributes,
@@ -16,6 +17,7 @@ extension DiskCache {
         return try? DiskCacheFileSystem.readFile(atPath: sidecarPath(forName: name)).get()
     }
 
+    /// Stores `data` beside `key`'s entry (nil removes it), in an xattr or a sidecar file per the config.
     public func setExtendedData(_ data: Data?, forKey key: String) throws {
         guard let name = existingName(forKey: key) else {
             guard data != nil else { return }

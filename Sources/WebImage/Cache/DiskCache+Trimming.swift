@@ -3,6 +3,7 @@ import Foundation
 
 /// Scanning, expiry and size trimming.
 extension DiskCache {
+    /// Rescans the directory, deletes entries older than `maxDiskAge`, then trims to the size limit.
     public func removeExpiredData() {
         state.withLock { state in
             // The one place that always rescans: it also picks up other processes' writes and removes.

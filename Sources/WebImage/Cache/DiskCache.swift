@@ -42,14 +42,17 @@ public final class DiskCache: DiskCaching {
         try? DiskCacheFileSystem.createDirectory(atPath: path)
     }
 
+    /// The file that holds (or would hold) `key`'s bytes.
     public func cachePath(forKey key: String) -> String {
         path(forName: DiskCacheFileName.name(forKey: key))
     }
 
+    /// True when an entry for `key` exists on disk.
     public func containsData(forKey key: String) -> Bool {
         existingName(forKey: key) != nil
     }
 
+    /// The bytes stored for `key`, or nil; a hit counts as an access for LRU trimming.
     public func data(forKey key: String) -> Data? {
         for name in candidateNames(forKey: key) {
             switch DiskCacheFileSystem.readFile(atPath: path(forName: name)) {
@@ -64,6 +67,7 @@ public final class DiskCache: DiskCaching {
         return nil
     }
 
+    /// Writes `data` for `key` atomically (temporary file, then rename); throws when the write fails.
     public func setData(_ data: Data, forKey key: String) throws {
         let name = DiskCacheFileName.name(forKey: key)
         let finalPath = path(forName: name)
@@ -86,12 +90,14 @@ public final class DiskCache: DiskCaching {
         if let trimDelay { scheduleTrim(after: trimDelay) }
     }
 
+    /// Deletes `key`'s entry and its extended data, if any.
     public func removeData(forKey key: String) {
         state.withLock { state in
             for name in candidateNames(forKey: key) { removeEntry(named: name, state: &state) }
         }
     }
 
+    /// Deletes every entry in this cache's directory.
     public func removeAll() {
         state.withLock { state in
             let now = Date().timeIntervalSince1970
@@ -110,10 +116,12 @@ public final class DiskCache: DiskCaching {
         }
     }
 
+    /// Bytes held by the entries, from the index (scanned on first use).
     public var totalSize: Int {
         state.withLock { state in withIndex(&state) { $0.totalSize } }
     }
 
+    /// Number of entries, from the index (scanned on first use).
     public var totalCount: Int {
         state.withLock { state in withIndex(&state) { $0.count } }
     }

@@ -16,6 +16,7 @@ public struct ImageCacheQueryResult: Sendable {
     /// ``ImageCacheType/none`` for a cancelled query or a cache that has nothing to look in.
     public var cacheType: ImageCacheType
 
+    /// A result with whatever the cache found; the defaults describe a miss.
     public init(image: Image? = nil, data: Data? = nil, cacheType: ImageCacheType = .none) {
         self.image = image
         self.data = data

@@ -15,6 +15,7 @@ public struct MemoryCacheStatistics: Sendable, Hashable, CustomStringConvertible
     /// Number of strongly held entries.
     public var count: Int
 
+    /// A snapshot with the given counters; ``MemoryCache`` fills them in.
     public init(hits: Int = 0, misses: Int = 0, weakHits: Int = 0, evictions: Int = 0,
                 expirations: Int = 0, totalCost: Int = 0, count: Int = 0) {
         self.hits = hits
@@ -26,6 +27,7 @@ public struct MemoryCacheStatistics: Sendable, Hashable, CustomStringConvertible
         self.count = count
     }
 
+    /// Every counter on one line, for logs.
     public var description: String {
         "MemoryCacheStatistics(count: \(count), totalCost: \(totalCost), hits: \(hits), "
             + "misses: \(misses), weakHits: \(weakHits), evictions: \(evictions), "

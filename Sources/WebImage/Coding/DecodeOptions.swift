@@ -18,6 +18,7 @@ public struct DecodeOptions: Sendable, Hashable {
     /// Hard limits that make hostile images fail fast instead of exhausting memory.
     public var limits: DecodeLimits
 
+    /// Options with every field settable; the defaults decode all frames at full size.
     public init(firstFrameOnly: Bool = false, scaleFactor: Double = 1,
                 thumbnailPixelSize: PixelSize? = nil, preserveAspectRatio: Bool = true,
                 scaleDownLimitBytes: Int? = nil, limits: DecodeLimits = .default) {
@@ -62,6 +63,7 @@ public struct DecodeLimits: Sendable, Hashable {
     /// Most frames an animation may have.
     public var maxFrames: Int
 
+    /// Limits of `maxPixels` per frame, `maxTotalBytes` for all frames and `maxFrames`.
     public init(maxPixels: Int = 100_000_000, maxTotalBytes: Int = 1 << 30, maxFrames: Int = 10_000) {
         self.maxPixels = maxPixels
         self.maxTotalBytes = maxTotalBytes

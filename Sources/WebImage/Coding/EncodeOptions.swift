@@ -14,6 +14,7 @@ public struct EncodeOptions: Sendable, Hashable {
     /// WebP only: lossless instead of lossy.
     public var lossless: Bool
 
+    /// Options with every field settable; `compressionQuality` is clamped to 0…1.
     public init(compressionQuality: Double = 1, backgroundColor: RGBA = .white,
                 maxPixelSize: PixelSize? = nil, maxFileSize: Int? = nil,
                 firstFrameOnly: Bool = false, lossless: Bool = false) {
@@ -25,6 +26,7 @@ public struct EncodeOptions: Sendable, Hashable {
         self.lossless = lossless
     }
 
+    /// Best quality, white background, original size, every frame.
     public static let `default` = EncodeOptions()
 }
 

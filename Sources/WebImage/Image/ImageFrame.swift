@@ -5,6 +5,7 @@ public struct ImageFrame: Sendable, Hashable {
     /// Display time in seconds; 0 for a still image.
     public let duration: Double
 
+    /// A frame showing `bitmap` for `duration` seconds (0 for a still image).
     public init(bitmap: Bitmap, duration: Double = 0) {
         self.bitmap = bitmap
         self.duration = duration

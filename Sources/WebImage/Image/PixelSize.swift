@@ -1,13 +1,17 @@
 /// A size in whole pixels.
 public struct PixelSize: Sendable, Hashable, CustomStringConvertible {
+    /// Width in pixels.
     public var width: Int
+    /// Height in pixels.
     public var height: Int
 
+    /// A size of `width` × `height` pixels.
     public init(width: Int, height: Int) {
         self.width = width
         self.height = height
     }
 
+    /// No pixels: an empty size, also meaning "no thumbnail box".
     public static let zero = PixelSize(width: 0, height: 0)
 
     /// Number of pixels (`width * height`), saturating instead of overflowing.
@@ -19,5 +23,6 @@ public struct PixelSize: Sendable, Hashable, CustomStringConvertible {
     /// True when either side is zero or negative.
     public var isEmpty: Bool { width <= 0 || height <= 0 }
 
+    /// `WIDTHxHEIGHT`, as the CLI prints and parses it.
     public var description: String { "\(width)x\(height)" }
 }

@@ -18,6 +18,7 @@ public final class CookieJar: Sendable {
 
     private let cookies = Mutex<[Cookie]>([])
 
+    /// An empty jar.
     public init() {}
 
     /// Number of cookies stored (expired ones included until the next lookup).

@@ -2,10 +2,13 @@ import Foundation
 
 /// Loads `data:` URLs (RFC 2397): base64 (`;base64,`) or percent-encoded payloads.
 public struct DataURLImageLoader: ImageLoading {
+    /// A `data:` URL loader; stateless.
     public init() {}
 
+    /// True for `data:` URLs.
     public func canRequest(_ url: URL) -> Bool { url.scheme?.lowercased() == "data" }
 
+    /// Decodes the URL's base64 or percent-encoded payload with the request's coder and options.
     @discardableResult
     public func requestImage(with url: URL, options: WebImageOptions, context: WebImageContext,
                              progress: ImageLoadProgress?,

@@ -30,6 +30,7 @@ public struct DownloadMetrics: Sendable {
     /// ``ImageDownloader`` leaves it nil; a custom loader that can tell may set it.
     public var connectionReused: Bool?
 
+    /// Metrics for a download queued at `queuedAt`; the later stages are filled in as they happen.
     public init(queuedAt: Date = Date()) {
         self.queuedAt = queuedAt
     }

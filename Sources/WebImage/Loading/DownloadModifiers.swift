@@ -11,6 +11,7 @@ public struct ImageDownloadRequest: Sendable {
     /// A request body, for the rare image endpoint that wants one.
     public var body: Data?
 
+    /// A request for `url`; by default a GET with no headers and no body.
     public init(url: URL, method: String = "GET", headers: [HTTPHeaderField] = [], body: Data? = nil) {
         self.url = url
         self.method = method
@@ -22,8 +23,10 @@ public struct ImageDownloadRequest: Sendable {
 /// Changes each request before it is sent; returning nil refuses the download
 /// (``WebImageError/Code/invalidDownloadOperation``).
 public struct DownloadRequestModifier: Sendable {
+    /// Returns the request to send, or nil to refuse the download.
     public let modify: @Sendable (ImageDownloadRequest) -> ImageDownloadRequest?
 
+    /// A modifier that runs `modify` on each request.
     public init(_ modify: @escaping @Sendable (ImageDownloadRequest) -> ImageDownloadRequest?) {
         self.modify = modify
     }
@@ -49,6 +52,7 @@ public struct ImageDownloadResponse: Sendable {
     /// The headers that validation and the result will see.
     public var headers: [HTTPHeaderField]
 
+    /// The response from `url` with `statusCode` and `headers`.
     public init(url: URL, statusCode: Int, headers: [HTTPHeaderField]) {
         self.url = url
         self.statusCode = statusCode
@@ -59,8 +63,10 @@ public struct ImageDownloadResponse: Sendable {
 /// Changes each response before it is validated; returning nil fails the download
 /// (``WebImageError/Code/invalidDownloadResponse``).
 public struct DownloadResponseModifier: Sendable {
+    /// Returns the response to validate, or nil to fail the download.
     public let modify: @Sendable (ImageDownloadResponse) -> ImageDownloadResponse?
 
+    /// A modifier that runs `modify` on each response.
     public init(_ modify: @escaping @Sendable (ImageDownloadResponse) -> ImageDownloadResponse?) {
         self.modify = modify
     }
@@ -79,8 +85,10 @@ public struct DownloadResponseModifier: Sendable {
 /// Transforms the downloaded bytes before decoding; returning nil fails the download with
 /// ``WebImageError/Code/badImageData``. A decryptor turns off progressive decoding.
 public struct DownloadDecryptor: Sendable {
+    /// Returns the bytes to decode, or nil to fail the download.
     public let decrypt: @Sendable (Data, ImageResponseInfo?) -> Data?
 
+    /// A decryptor that runs `decrypt` on each complete body, with the response when there was one.
     public init(_ decrypt: @escaping @Sendable (Data, ImageResponseInfo?) -> Data?) {
         self.decrypt = decrypt
     }

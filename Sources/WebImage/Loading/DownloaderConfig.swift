@@ -53,6 +53,7 @@ public struct DownloaderConfig: Sendable {
     /// Where the downloader logs; silent by default.
     public var logger = Logger(label: "WebImage.ImageDownloader", factory: { _ in SwiftLogNoOpLogHandler() })
 
+    /// The default configuration; change the fields you need.
     public init() {}
 
     /// The default configuration.
@@ -86,6 +87,7 @@ public struct DownloadCredential: Sendable, Hashable {
     /// The password.
     public var password: String
 
+    /// A Basic credential for `user` and `password`.
     public init(user: String, password: String) {
         self.user = user
         self.password = password

@@ -6,12 +6,15 @@ public struct FileImageLoader: ImageLoading {
     /// Files larger than this are refused with ``WebImageError/Code/responseTooLarge``.
     public var maximumFileSize: Int
 
+    /// A loader that refuses files larger than `maximumFileSize` bytes before reading them.
     public init(maximumFileSize: Int = DownloaderConfig.defaultMaximumResponseSize) {
         self.maximumFileSize = maximumFileSize
     }
 
+    /// True for `file:` URLs.
     public func canRequest(_ url: URL) -> Bool { url.isFileURL }
 
+    /// Reads and decodes the file off the caller's thread; a missing or oversized file fails.
     @discardableResult
     public func requestImage(with url: URL, options: WebImageOptions, context: WebImageContext,
                              progress: ImageLoadProgress?,

@@ -121,6 +121,7 @@ public final class ImageDownloader: ImageLoading {
         return url.host?.isEmpty == false
     }
 
+    /// Downloads `url` through the queue (joining a running download of it) and decodes it.
     @discardableResult
     public func requestImage(with url: URL, options: WebImageOptions, context: WebImageContext,
                              progress: ImageLoadProgress?,

@@ -13,6 +13,7 @@ public struct ImageLoadResult: Sendable {
     /// The HTTP response as the loader saw it, when there was one.
     public var response: ImageResponseInfo?
 
+    /// A result with every field given; see ``failure(_:response:)`` for the common failure.
     public init(image: Image?, data: Data?, error: WebImageError?, isFinished: Bool,
                 response: ImageResponseInfo? = nil) {
         self.image = image
@@ -35,6 +36,7 @@ public struct HTTPValidators: Sendable, Hashable, Codable {
     /// The Last-Modified header, sent back verbatim as If-Modified-Since.
     public var lastModified: String?
 
+    /// Validators from a response's `ETag` and `Last-Modified` headers.
     public init(etag: String? = nil, lastModified: String? = nil) {
         self.etag = etag
         self.lastModified = lastModified
@@ -51,6 +53,7 @@ public struct HTTPHeaderField: Sendable, Hashable {
     /// The header value.
     public var value: String
 
+    /// A header `name: value`.
     public init(name: String, value: String) {
         self.name = name
         self.value = value
@@ -83,6 +86,7 @@ public struct ImageResponseInfo: Sendable {
     /// Timings and sizes for this download, when measured.
     public var metrics: DownloadMetrics?
 
+    /// The response from `url`; 0 as `statusCode` for non-HTTP sources.
     public init(url: URL, statusCode: Int, headers: [HTTPHeaderField] = [],
                 expectedContentLength: Int64? = nil, metrics: DownloadMetrics? = nil) {
         self.url = url

@@ -37,6 +37,7 @@ public final class LoadersManager: ImageLoading {
         state.highest { $0.canRequest(url) }
     }
 
+    /// True when some loader accepts `url`.
     public func canRequest(_ url: URL) -> Bool { loader(for: url) != nil }
 
     /// Hands the request to the chosen loader. With none, completes with

@@ -23,6 +23,7 @@ public struct ImageManagerResult: Sendable {
     /// The HTTP response behind a download, when there was one.
     public var response: ImageResponseInfo?
 
+    /// A result with every field given; the defaults describe a finished empty result.
     public init(image: Image? = nil, data: Data? = nil, error: WebImageError? = nil,
                 cacheType: ImageCacheType = .none, isFinished: Bool = true, url: URL? = nil,
                 byteCount: Int = 0, response: ImageResponseInfo? = nil) {

@@ -225,6 +225,7 @@ public struct WebImageContext: Sendable {
         set { mutableStorage().validators = newValue }
     }
 
+    /// A context with any of its settings; nil leaves a setting at its default.
     public init(imageCoder: (any ImageCoding)? = nil, thumbnailPixelSize: PixelSize? = nil,
                 preserveAspectRatio: Bool? = nil, scaleFactor: Double? = nil,
                 scaleDownLimitBytes: Int? = nil, decodeLimits: DecodeLimits? = nil,

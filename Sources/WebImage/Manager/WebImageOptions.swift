@@ -9,7 +9,9 @@
 /// - bit 18 `avoidDecodeImage` and bit 21 `matchAnimatedImageClass` are not defined: images are
 ///   always decoded to bitmaps, and there is one image class.
 public struct WebImageOptions: OptionSet, Sendable, Hashable {
+    /// The bits, the same as SDWebImage's `SDWebImageOptions` values.
     public let rawValue: UInt32
+    /// The options whose bits are set in `rawValue`.
     public init(rawValue: UInt32) { self.rawValue = rawValue }
 
     /// Load even if the URL is on the failed-URL list; success removes it from the list.

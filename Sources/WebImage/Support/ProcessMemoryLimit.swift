@@ -16,6 +16,7 @@ public struct ProcessMemoryLimit: Sendable {
     /// Installed RAM in bytes.
     public var physicalMemory: UInt64
 
+    /// A reader over the given cgroup files; the defaults read this process's real limits.
     public init(cgroupListPath: String = "/proc/self/cgroup",
                 cgroupMountPath: String = "/sys/fs/cgroup",
                 physicalMemory: UInt64 = ProcessInfo.processInfo.physicalMemory) {

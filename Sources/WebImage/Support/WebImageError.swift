@@ -87,6 +87,7 @@ public struct WebImageError: Error, Sendable, CustomStringConvertible {
     /// The lower-level error behind this one, if any.
     public var underlying: (any Error & Sendable)?
 
+    /// An error with `code` and a `message` a person can act on, plus what is known about the load.
     public init(_ code: Code, _ message: String, url: URL? = nil, httpStatus: Int? = nil,
                 contentType: String? = nil, underlying: (any Error & Sendable)? = nil) {
         self.code = code
@@ -97,6 +98,7 @@ public struct WebImageError: Error, Sendable, CustomStringConvertible {
         self.underlying = underlying
     }
 
+    /// `name (code): message [url]`, for logs and the CLI.
     public var description: String {
         var text = "\(code.name) (\(code.rawValue)): \(message)"
         if let url { text += " [\(url.absoluteString)]" }
@@ -108,5 +110,6 @@ public struct WebImageError: Error, Sendable, CustomStringConvertible {
 }
 
 extension WebImageError: LocalizedError {
+    /// The same text as ``description``, for `localizedDescription`.
     public var errorDescription: String? { description }
 }

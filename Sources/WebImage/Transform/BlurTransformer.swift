@@ -10,14 +10,17 @@ public struct BlurTransformer: ImageTransforming {
     /// Blur radius in points.
     public let radius: Double
 
+    /// A blur of `radius` points.
     public init(radius: Double) {
         self.radius = radius
     }
 
+    /// `SDImageBlurTransformer(radius)`, as SDWebImage names it in cache keys.
     public var transformerKey: String {
         "SDImageBlurTransformer(\(TransformKey.decimal(radius)))"
     }
 
+    /// The blurred image; nil for a radius that is not finite.
     public func transform(_ image: Image, forKey key: String) -> Image? {
         guard radius.isFinite else { return nil }
         let pixels = radius * image.scale

@@ -9,15 +9,18 @@ public struct CroppingTransformer: ImageTransforming {
     /// The rectangle to keep, in points from the top-left corner.
     public let rect: PointRect
 
+    /// A crop to `rect`, in points from the top-left corner.
     public init(rect: PointRect) {
         self.rect = rect
     }
 
+    /// `SDImageCroppingTransformer({x,y,w,h})`, as SDWebImage names it in cache keys.
     public var transformerKey: String {
         "SDImageCroppingTransformer({\(TransformKey.decimal(rect.x)),\(TransformKey.decimal(rect.y)),"
             + "\(TransformKey.decimal(rect.width)),\(TransformKey.decimal(rect.height))})"
     }
 
+    /// The part of the image inside `rect`; nil when none of it is.
     public func transform(_ image: Image, forKey key: String) -> Image? {
         guard let area = PixelGeometry.integralPixelRect(rect, scale: image.scale, bounds: image.pixelSize)
         else { return nil }

@@ -7,15 +7,18 @@ public struct FlippingTransformer: ImageTransforming {
     /// Mirror top to bottom.
     public let vertical: Bool
 
+    /// A flip along either or both axes.
     public init(horizontal: Bool, vertical: Bool) {
         self.horizontal = horizontal
         self.vertical = vertical
     }
 
+    /// `SDImageFlippingTransformer(h,v)`, as SDWebImage names it in cache keys.
     public var transformerKey: String {
         "SDImageFlippingTransformer(\(TransformKey.flag(horizontal)),\(TransformKey.flag(vertical)))"
     }
 
+    /// The mirrored image, every frame.
     public func transform(_ image: Image, forKey key: String) -> Image? {
         guard horizontal || vertical else { return image }
         let (h, v) = (horizontal, vertical)

@@ -10,16 +10,20 @@ public struct PipelineTransformer: ImageTransforming {
     /// The steps, in order.
     public let transformers: [any ImageTransforming]
 
+    /// A pipeline running `transformers` in order.
     public init(_ transformers: [any ImageTransforming]) {
         self.transformers = transformers
     }
 
+    /// The children's keys joined with `-`.
     public var transformerKey: String {
         transformers.map(\.transformerKey).joined(separator: "-")
     }
 
+    /// False: each step already applied its own metadata rule.
     public var preserveImageMetadata: Bool { false }
 
+    /// The image after every step; nil as soon as one step fails.
     public func transform(_ image: Image, forKey key: String) -> Image? {
         var current = image
         for transformer in transformers {

@@ -18,16 +18,19 @@ public struct ResizingTransformer: ImageTransforming {
     /// How the image is fitted into `size`.
     public let scaleMode: ImageScaleMode
 
+    /// A resize to `size` points, fitted by `scaleMode`.
     public init(size: PointSize, scaleMode: ImageScaleMode = .fill) {
         self.size = size
         self.scaleMode = scaleMode
     }
 
+    /// `SDImageResizingTransformer({w,h},mode)`, as SDWebImage names it in cache keys.
     public var transformerKey: String {
         "SDImageResizingTransformer({\(TransformKey.decimal(size.width)),"
             + "\(TransformKey.decimal(size.height))},\(scaleMode.rawValue))"
     }
 
+    /// The resized image, every frame; nil for a size that is unusable or past the limits.
     public func transform(_ image: Image, forKey key: String) -> Image? {
         guard let target = PixelGeometry.pixelSize(size, scale: image.scale),
               image.allowsTransformOutput(target) else { return nil }

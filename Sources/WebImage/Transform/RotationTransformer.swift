@@ -13,15 +13,18 @@ public struct RotationTransformer: ImageTransforming {
     /// Grow the canvas so the whole rotated image fits.
     public let fitSize: Bool
 
+    /// A rotation by `angle` radians, growing the canvas when `fitSize`.
     public init(angle: Double, fitSize: Bool = false) {
         self.angle = angle
         self.fitSize = fitSize
     }
 
+    /// `SDImageRotationTransformer(angle,fit)`, as SDWebImage names it in cache keys.
     public var transformerKey: String {
         "SDImageRotationTransformer(\(TransformKey.decimal(angle)),\(TransformKey.flag(fitSize)))"
     }
 
+    /// The rotated image, every frame; nil for an angle that is not finite or a canvas past the limits.
     public func transform(_ image: Image, forKey key: String) -> Image? {
         guard angle.isFinite else { return nil }
         let canvas = fitSize ? Self.boundingSize(of: image.pixelSize, angle: angle) : image.pixelSize

@@ -16,6 +16,7 @@ public struct RoundCornerTransformer: ImageTransforming {
     /// Border colour; `nil` draws no border (the picture is still inset by `borderWidth`).
     public let borderColor: RGBA?
 
+    /// Rounded `corners` of `cornerRadius` points, with an optional border.
     public init(cornerRadius: Double, corners: ImageCorners = .all, borderWidth: Double = 0,
                 borderColor: RGBA? = nil) {
         self.cornerRadius = cornerRadius
@@ -24,11 +25,13 @@ public struct RoundCornerTransformer: ImageTransforming {
         self.borderColor = borderColor
     }
 
+    /// `SDImageRoundCornerTransformer(radius,corners,width,colour)`, as SDWebImage names it.
     public var transformerKey: String {
         "SDImageRoundCornerTransformer(\(TransformKey.decimal(cornerRadius)),\(corners.rawValue),"
             + "\(TransformKey.decimal(borderWidth)),\(TransformKey.colour(borderColor)))"
     }
 
+    /// The clipped (and bordered) image, every frame; nil for a radius or border that is not finite.
     public func transform(_ image: Image, forKey key: String) -> Image? {
         let radius = cornerRadius * image.scale, border = max(borderWidth, 0) * image.scale
         guard radius.isFinite, border.isFinite else { return nil }

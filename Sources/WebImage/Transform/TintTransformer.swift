@@ -43,15 +43,18 @@ public struct TintTransformer: ImageTransforming {
     /// How the colour is combined with the image.
     public let blendMode: TintBlendMode
 
+    /// A tint with `color`, combined by `blendMode`.
     public init(color: RGBA, blendMode: TintBlendMode = .sourceIn) {
         self.color = color
         self.blendMode = blendMode
     }
 
+    /// `SDImageTintTransformer(#aarrggbb,mode)`, as SDWebImage names it in cache keys.
     public var transformerKey: String {
         "SDImageTintTransformer(\(color.hexARGB),\(blendMode.rawValue))"
     }
 
+    /// The tinted image, every frame.
     public func transform(_ image: Image, forKey key: String) -> Image? {
         let (color, mode) = (color, blendMode)
         return image.mappingFrames { Self.tint($0, color: color, mode: mode) }

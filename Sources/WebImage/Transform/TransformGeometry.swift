@@ -2,24 +2,33 @@ import Foundation
 
 /// A size in points (pixels ÷ the image's scale), as transformers take it.
 public struct PointSize: Sendable, Hashable, CustomStringConvertible {
+    /// Width in points.
     public var width: Double
+    /// Height in points.
     public var height: Double
 
+    /// A size of `width` × `height` points.
     public init(width: Double, height: Double) {
         self.width = width
         self.height = height
     }
 
+    /// `{width,height}`, for logs and test failures.
     public var description: String { "{\(width),\(height)}" }
 }
 
 /// A rectangle in points, origin at the top-left of the image, y growing downwards.
 public struct PointRect: Sendable, Hashable, CustomStringConvertible {
+    /// Left edge in points.
     public var x: Double
+    /// Top edge in points.
     public var y: Double
+    /// Width in points.
     public var width: Double
+    /// Height in points.
     public var height: Double
 
+    /// A rectangle at (`x`, `y`) of `width` × `height` points.
     public init(x: Double, y: Double, width: Double, height: Double) {
         self.x = x
         self.y = y
@@ -27,18 +36,25 @@ public struct PointRect: Sendable, Hashable, CustomStringConvertible {
         self.height = height
     }
 
+    /// `{x,y,width,height}`, for logs and test failures.
     public var description: String { "{\(x),\(y),\(width),\(height)}" }
 }
 
 /// Which corners ``RoundCornerTransformer`` rounds; the raw values are UIKit's `UIRectCorner`
 /// (``all`` is every bit set, which is what SDWebImage prints in keys).
 public struct ImageCorners: OptionSet, Sendable, Hashable {
+    /// The corner bits (UIKit's `UIRectCorner` values).
     public let rawValue: UInt
+    /// The corners whose bits are set in `rawValue`.
     public init(rawValue: UInt) { self.rawValue = rawValue }
 
+    /// The top-left corner.
     public static let topLeft = ImageCorners(rawValue: 1 << 0)
+    /// The top-right corner.
     public static let topRight = ImageCorners(rawValue: 1 << 1)
+    /// The bottom-left corner.
     public static let bottomLeft = ImageCorners(rawValue: 1 << 2)
+    /// The bottom-right corner.
     public static let bottomRight = ImageCorners(rawValue: 1 << 3)
     /// Every corner: `UInt.max`, printed `18446744073709551615` in keys.
     public static let all = ImageCorners(rawValue: .max)

@@ -7,6 +7,7 @@ import Foundation
 /// limits checked from the header. Shows partial images while a download is in progress, and
 /// encodes with a quality or a target file size.
 public struct JPEGCoder: ProgressiveImageCoding {
+    /// A JPEG coder; stateless, so one instance serves every request.
     public init() {}
 
     /// True when the data starts with a JPEG signature.
@@ -14,14 +15,17 @@ public struct JPEGCoder: ProgressiveImageCoding {
         ImageFormat.detect(data) == .jpeg
     }
 
+    /// Decodes a JPEG with TurboJPEG, applying EXIF orientation and scaling in the DCT for thumbnails.
     public func decode(_ data: Data, options: DecodeOptions) throws -> Image {
         try JPEGDecoder.decode(data, options: options)
     }
 
+    /// True for `.jpeg`.
     public func canEncode(to format: ImageFormat) -> Bool {
         format == .jpeg
     }
 
+    /// Encodes the first frame as JPEG, flattening alpha onto the options' background colour.
     public func encode(_ image: Image, as format: ImageFormat, options: EncodeOptions) throws -> Data {
         guard format == .jpeg else {
             throw WebImageError(.unsupportedFormat, "The JPEG coder cannot encode \(format.rawValue) images.")

@@ -7,13 +7,16 @@ import Foundation
 /// Like SDWebImage's APNG coder, it takes every PNG: a file with an `acTL` chunk before its image
 /// data decodes as an animation, any other as a still image.
 public struct PNGCoder: ProgressiveImageCoding {
+    /// A PNG/APNG coder; stateless, so one instance serves every request.
     public init() {}
 
+    /// True for PNG and APNG data.
     public func canDecode(_ data: Data) -> Bool {
         let format = ImageFormat.detect(data)
         return format == .png || format == .apng
     }
 
+    /// Decodes a PNG, or every frame of an APNG, applying any eXIf orientation.
     public func decode(_ data: Data, options: DecodeOptions) throws -> Image {
         guard !data.isEmpty else { throw WebImageError.badData("The PNG data is empty.") }
         return try data.withUnsafeBytes { raw in
@@ -29,6 +32,7 @@ public struct PNGCoder: ProgressiveImageCoding {
         }
     }
 
+    /// True for `.png` and `.apng` (animations are written as APNG).
     public func canEncode(to format: ImageFormat) -> Bool { format == .png || format == .apng }
 
     /// A still image becomes a PNG; an animation (more than one frame after `options`) an APNG.
@@ -43,8 +47,10 @@ public struct PNGCoder: ProgressiveImageCoding {
         return Data(try PNGEncoder.encode(frames[0].bitmap))
     }
 
+    /// True for PNG data, which decodes row by row as it arrives.
     public func canDecodeIncrementally(_ data: Data) -> Bool { canDecode(data) }
 
+    /// A decoder that shows the rows received so far.
     public func makeIncrementalDecoder(options: DecodeOptions) -> any IncrementalImageDecoding {
         PNGIncrementalDecoder(options: options)
     }

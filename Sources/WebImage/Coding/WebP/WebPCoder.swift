@@ -4,6 +4,7 @@ import Foundation
 /// Decodes and encodes WebP with libwebp: lossy, lossless, alpha, animation, EXIF orientation,
 /// thumbnails scaled inside the decoder, and progressive display of still images.
 public struct WebPCoder: ProgressiveImageCoding {
+    /// A WebP coder; stateless, so one instance serves every request.
     public init() {}
 
     /// True when the bytes start with a WebP signature (`RIFF….WEBPVP8`).
@@ -25,6 +26,7 @@ public struct WebPCoder: ProgressiveImageCoding {
         }
     }
 
+    /// True for `.webp`.
     public func canEncode(to format: ImageFormat) -> Bool { format == .webp }
 
     /// Encodes as WebP: lossy at `compressionQuality` (or the best quality within `maxFileSize`),
@@ -50,6 +52,7 @@ public struct WebPCoder: ProgressiveImageCoding {
     /// True for WebP data (animated files show nothing until complete).
     public func canDecodeIncrementally(_ data: Data) -> Bool { canDecode(data) }
 
+    /// A decoder that shows the part of a still WebP received so far.
     public func makeIncrementalDecoder(options: DecodeOptions) -> any IncrementalImageDecoding {
         WebPIncrementalDecoder(options: options)
     }
