@@ -41,11 +41,15 @@ struct DemoCommand: AsyncParsableCommand {
         let urls = items.map(origin.url(for:))
         print("Serving them from \(origin.baseURL); cache in \(cacheDir.path).")
 
-        let cold = ImageManager(cache: ImageCache(directory: cacheDir), loader: loaders)
+        let coldCache = ImageCache(directory: cacheDir), warmCache = ImageCache(directory: cacheDir)
+        // Before the directory is removed, let both caches finish their queued disk writes (the
+        // last passes store without waiting), or a late write would create the directory again.
+        defer { _ = (coldCache.totalDiskCount, warmCache.totalDiskCount) }
+        let cold = ImageManager(cache: coldCache, loader: loaders)
         var passes = [await DemoPass.run("cold (network)", urls: urls, manager: cold, origin: origin,
                                          options: .waitStoreCache, bar: ProgressBar(total: urls.count, label: "cold"))]
         // A new manager and cache over the same directory: an empty memory cache, a full disk.
-        let warm = ImageManager(cache: ImageCache(directory: cacheDir), loader: loaders)
+        let warm = ImageManager(cache: warmCache, loader: loaders)
         passes.append(await DemoPass.run("warm disk", urls: urls, manager: warm, origin: origin))
         passes.append(await DemoPass.run("warm memory", urls: urls, manager: warm, origin: origin))
         var thumbnail = WebImageContext()
