@@ -32,8 +32,11 @@ struct PrefetcherPriorityTests {
             #expect(await waitUntil { !recorder.completions.isEmpty })
             #expect(recorder.completions == [.completed(finished: 3, skipped: 0)])
             #expect(await visible.waitForFinals().first?.image != nil)
+            // The visible load goes right after the busy one; the three prefetches, queued at one
+            // priority from concurrent cache misses, follow in whichever order their misses ended.
             let order = h.origin.stats.requests.map(\.path)
-            #expect(order == ["/busy.png", "/visible.png", "/pre0.png", "/pre1.png", "/pre2.png"])
+            #expect(Array(order.prefix(2)) == ["/busy.png", "/visible.png"])
+            #expect(Set(order.dropFirst(2)) == ["/pre0.png", "/pre1.png", "/pre2.png"] && order.count == 5)
         }
     }
 
