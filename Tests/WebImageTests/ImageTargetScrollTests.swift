@@ -78,14 +78,16 @@ struct ImageTargetScrollTests {
             }
             // Abandoned rows were cancelled: queued ones never reached the origin, running ones were
             // cut before their response went out. So the responses the origin finished sending are
-            // the rows that landed in a cell, plus at most one per download slot for a row abandoned
-            // just as its response was leaving (whether a row was queued or running depends on timing).
+            // the rows that landed in a cell, plus the few rows abandoned after their response had
+            // left (while it was decoded or delivered). On a quiet machine that is none (about 100
+            // requests, 30 finished, 30 landed); under load a few per download slot. Without
+            // cancellation every request would finish (about 70 more than landed).
             let stats = h.origin.stats
             let landedRows = Set(list.cells.flatMap { cell in cell.sets.compactMap { $0.image?.width } })
             let finishedResponses = stats.requests.count - stats.abortedResponses
             let slots = DownloaderConfig.default.maxConcurrentDownloads
             #expect(stats.requests.count < Self.rows)
-            #expect(finishedResponses <= landedRows.count + slots,
+            #expect(finishedResponses <= landedRows.count + 2 * slots,
                     "\(finishedResponses) responses finished, \(landedRows.count) rows landed")
             #expect(h.manager.runningCount == 0)
         }
