@@ -51,8 +51,7 @@ public enum ImageSizing {
     public static func scaleFactor(forKey key: String?) -> Double {
         guard var text = key, text.utf8.count >= 8 else { return 1 }
         let isHTTP = text.hasPrefix("http://") || text.hasPrefix("https://")
-        text.makeContiguousUTF8()
-        return Double(text.utf8.withContiguousStorageIfAvailable { scaleFactor(in: $0, isHTTP: isHTTP) } ?? 1)
+        return Double(text.withUTF8 { scaleFactor(in: $0, isHTTP: isHTTP) })
     }
 
     /// One pass over a key's bytes (this runs for every load): `@2x.` anywhere beats `@3x.`, as

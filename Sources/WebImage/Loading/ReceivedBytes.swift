@@ -5,10 +5,9 @@ import Foundation
 /// A ``ResponseBody`` appends into the block and hands out `Data` views of the bytes received so
 /// far (``snapshot(count:)``). Appending writes only after the last view's end, so a view held by
 /// a partial decode stays valid and is never copied; the block lives until the body and every view
-/// have let go of it.
-final class ReceivedBytes: @unchecked Sendable {
-    // @unchecked: the block is written only by its one ResponseBody, and only past the bytes any
-    // snapshot covers; snapshots read only their own prefix, so no byte is shared with a writer.
+/// have let go of it. Views cross threads inside `Data` (a partial decode runs on a Dispatch
+/// queue); the block itself stays with the one body that writes it.
+final class ReceivedBytes {
     let base: UnsafeMutableRawPointer
     let capacity: Int
 
