@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import WebImage
+@testable import WebImageCodecs
+@testable import WebImageLoading
 
 /// TLS verification against a real HTTPS origin on loopback with a self-signed certificate.
 @Suite("Download TLS: a self-signed HTTPS origin")

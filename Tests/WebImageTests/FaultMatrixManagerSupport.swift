@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import WebImage
+@testable import WebImageCodecs
+@testable import WebImageLoading
 
 /// The network faults of the matrix as ``ImageManager`` meets them: each one's origin routes, the
 /// error a caller must get, and whether SDWebImage's rule block-lists the URL (bad data only).

@@ -2,6 +2,8 @@ import Dispatch
 import Foundation
 import Testing
 @testable import WebImage
+@testable import WebImageCodecs
+@testable import WebImageLoading
 
 /// The synchronous/asynchronous rules of a query (reference §4.5), checked by whether the
 /// completion has run when `queryImage` returns, with the I/O queue held so nothing can race.

@@ -2,6 +2,8 @@ import Dispatch
 import Foundation
 import Testing
 @testable import WebImage
+@testable import WebImageCodecs
+@testable import WebImageLoading
 
 /// SDWebImage's `SDImageCacheTests` (§11.2) on our API: store, query, remove, clear, paths.
 @Suite("ImageCache basics")

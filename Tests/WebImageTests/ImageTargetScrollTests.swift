@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import WebImage
+@testable import WebImageCodecs
+@testable import WebImageLoading
 
 /// A list of reusable cells: row `r` is shown by cell `r % cells.count`.
 final class ReusableCellList {

@@ -2,6 +2,8 @@ import Foundation
 import Synchronization
 import Testing
 @testable import WebImage
+@testable import WebImageCodecs
+@testable import WebImageLoading
 
 /// A headless ``ImageTarget`` that records every image it is given, with the URL it was bound to
 /// at that moment.

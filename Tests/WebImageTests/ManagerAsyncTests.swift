@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import WebImage
+@testable import WebImageCodecs
+@testable import WebImageLoading
 
 @Suite("Image manager: async API and event sequences")
 struct ManagerAsyncTests {

@@ -2,6 +2,8 @@ import Foundation
 import Synchronization
 import Testing
 @testable import WebImage
+@testable import WebImageCodecs
+@testable import WebImageLoading
 
 @Suite("Image manager: cancellation at every stage")
 struct ManagerCancelTests {

@@ -2,6 +2,8 @@ import Foundation
 import Synchronization
 import Testing
 @testable import WebImage
+@testable import WebImageCodecs
+@testable import WebImageLoading
 
 @Suite("Image manager: bad URLs, the failed-URL list, the delegate")
 struct ManagerFailureTests {

@@ -2,6 +2,8 @@ import Foundation
 import Synchronization
 import Testing
 @testable import WebImage
+@testable import WebImageCodecs
+@testable import WebImageLoading
 
 /// Records what a prefetch request and the prefetcher's delegate report, in call order.
 final class PrefetchRecorder: ImagePrefetcherDelegate, Sendable {

@@ -1,3 +1,5 @@
+import WebImageCodecs
+import WebImageLoading
 import Foundation
 
 /// Pipeline steps 8 and 9: whether to load, the loader request, and what its result means.

@@ -1,3 +1,5 @@
+import WebImageCodecs
+import WebImageLoading
 import Foundation
 
 /// Pipeline steps 6 and 7: the cache query, then the original's when a derived key misses.

@@ -1,3 +1,5 @@
+import WebImageCodecs
+import WebImageLoading
 import Foundation
 
 /// Everything one load carries through the manager's pipeline, resolved once at its start.

@@ -1,0 +1,111 @@
+import WebImageCodecs
+import Foundation
+
+/// Something that can be cancelled: a cache query in flight (SDWebImage's `SDWebImageOperation`).
+public protocol ImageCacheOperation: Sendable {
+    /// Stops the work: the completion runs once with nothing, and no later result is delivered.
+    func cancel()
+}
+
+/// What a cache query found: the image, the stored bytes when they were read, and where it was.
+public struct ImageCacheQueryResult: Sendable {
+    /// The image, nil on a miss.
+    public var image: Image?
+    /// The stored bytes, when the query read them (disk hits, or `queryMemoryData`).
+    public var data: Data?
+    /// Where the result came from: ``ImageCacheType/memory``, ``ImageCacheType/disk``, or
+    /// ``ImageCacheType/none`` for a cancelled query or a cache that has nothing to look in.
+    public var cacheType: ImageCacheType
+
+    /// A result with whatever the cache found; the defaults describe a miss.
+    public init(image: Image? = nil, data: Data? = nil, cacheType: ImageCacheType = .none) {
+        self.image = image
+        self.data = data
+        self.cacheType = cacheType
+    }
+
+    /// Nothing found (and nowhere looked): `(nil, nil, .none)`, also what a cancelled query reports.
+    public static let none = ImageCacheQueryResult()
+}
+
+/// The cache surface the image manager uses (SDWebImage's `SDImageCache` protocol), implemented by
+/// ``ImageCache`` and ``CachesManager``; plug in your own to change where images live.
+///
+/// Every method calls its completion **exactly once**, whether the work succeeds, fails, is
+/// cancelled, or has nothing to do (a nil key completes at once with a miss).
+public protocol ImageCaching: AnyObject, Sendable {
+    /// Looks `key` up in the caches `cacheType` names.
+    /// - Returns: A handle to cancel a query still in flight, or nil when it completed at once.
+    @discardableResult
+    func queryImage(forKey key: String?, options: WebImageOptions, context: WebImageContext,
+                    cacheType: ImageCacheType,
+                    completion: @escaping @Sendable (ImageCacheQueryResult) -> Void) -> (any ImageCacheOperation)?
+
+    /// Stores `image` and/or its encoded `data` under `key` in the caches `cacheType` names; the
+    /// completion gets the write error, if any (``WebImageError/Code/cacheFailure`` and friends).
+    func storeImage(_ image: Image?, data: Data?, forKey key: String?, options: WebImageOptions,
+                    context: WebImageContext, cacheType: ImageCacheType,
+                    completion: (@Sendable (WebImageError?) -> Void)?)
+
+    /// Removes the entry for `key` from the caches `cacheType` names.
+    func removeImage(forKey key: String?, cacheType: ImageCacheType, completion: (@Sendable () -> Void)?)
+
+    /// Reports where `key` is cached: ``ImageCacheType/memory``, ``ImageCacheType/disk`` or
+    /// ``ImageCacheType/none``.
+    func containsImage(forKey key: String?, cacheType: ImageCacheType,
+                       completion: @escaping @Sendable (ImageCacheType) -> Void)
+
+    /// Empties the caches `cacheType` names.
+    func clear(cacheType: ImageCacheType, completion: (@Sendable () -> Void)?)
+}
+
+extension ImageCaching {
+    /// Looks `key` up; cancelling the calling task cancels the query (which then reports ``ImageCacheQueryResult/none``).
+    public func queryImage(forKey key: String?, options: WebImageOptions = [],
+                           context: WebImageContext = .none,
+                           cacheType: ImageCacheType = .all) async -> ImageCacheQueryResult {
+        let handle = ImageCacheCancellationHandle()
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                let operation = queryImage(forKey: key, options: options, context: context,
+                                           cacheType: cacheType) { continuation.resume(returning: $0) }
+                handle.attach(operation)
+            }
+        } onCancel: {
+            handle.cancel()
+        }
+    }
+
+    /// Stores `image` and/or `data` under `key`, returning once every targeted cache has it.
+    /// - Throws: The ``WebImageError`` a write or encode failed with.
+    public func storeImage(_ image: Image?, data: Data? = nil, forKey key: String?,
+                           options: WebImageOptions = [], context: WebImageContext = .none,
+                           cacheType: ImageCacheType = .all) async throws(WebImageError) {
+        let error: WebImageError? = await withCheckedContinuation { continuation in
+            storeImage(image, data: data, forKey: key, options: options, context: context,
+                       cacheType: cacheType) { continuation.resume(returning: $0) }
+        }
+        if let error { throw error }
+    }
+
+    /// Removes the entry for `key`, returning once it is gone.
+    public func removeImage(forKey key: String?, cacheType: ImageCacheType = .all) async {
+        await withCheckedContinuation { continuation in
+            removeImage(forKey: key, cacheType: cacheType) { continuation.resume() }
+        }
+    }
+
+    /// Where `key` is cached.
+    public func containsImage(forKey key: String?, cacheType: ImageCacheType = .all) async -> ImageCacheType {
+        await withCheckedContinuation { continuation in
+            containsImage(forKey: key, cacheType: cacheType) { continuation.resume(returning: $0) }
+        }
+    }
+
+    /// Empties the caches `cacheType` names, returning once they are empty.
+    public func clear(cacheType: ImageCacheType) async {
+        await withCheckedContinuation { continuation in
+            clear(cacheType: cacheType) { continuation.resume() }
+        }
+    }
+}

@@ -1,0 +1,77 @@
+import WebImageCodecs
+import Foundation
+
+/// Progress of one load: bytes received so far, bytes expected (`-1` before the response,
+/// `0` when the server did not say), and the URL. Called on an arbitrary thread.
+public typealias ImageLoadProgress = @Sendable (_ received: Int64, _ expected: Int64, _ url: URL) -> Void
+
+/// Receives partial images (``ImageLoadResult/isFinished`` false) and then exactly one final result.
+/// Called on an arbitrary thread.
+public typealias ImageLoadCompletion = @Sendable (ImageLoadResult) -> Void
+
+/// Something that turns a URL into an image: SDWebImage's `SDImageLoader`.
+///
+/// The image manager asks each loader whether it can handle a URL, starts the request, and asks
+/// the loader whether a failure should put the URL on its failed-URL list.
+public protocol ImageLoading: Sendable {
+    /// True when this loader handles `url` (for example by its scheme).
+    func canRequest(_ url: URL) -> Bool
+
+    /// Starts loading `url`. `completion` is called exactly once with a finished result (an image,
+    /// or an error), possibly after partial results when `options` has `.progressiveLoad`.
+    /// Returns a token that cancels this caller's request, or nil when the request failed at once
+    /// (in that case `completion` has already been called with the error).
+    @discardableResult
+    func requestImage(with url: URL, options: WebImageOptions, context: WebImageContext,
+                      progress: ImageLoadProgress?,
+                      completion: @escaping ImageLoadCompletion) -> (any ImageLoadCancellable)?
+
+    /// True when `error`, from loading `url`, means the URL should not be tried again
+    /// (bad URL or bad data), false for transient failures (status, timeout, network, cancel).
+    func shouldBlockFailedURL(_ url: URL, error: any Error) -> Bool
+}
+
+/// A handle on one caller's request; ``cancel()`` ends that caller's load with ``WebImageError/Code/cancelled``.
+public protocol ImageLoadCancellable: AnyObject, Sendable {
+    /// Cancels this caller's load; calling it again, or after completion, does nothing.
+    func cancel()
+}
+
+extension ImageLoading {
+    /// The default block rule (SDWebImage's intent): only an invalid URL and bad image data block;
+    /// HTTP status errors, timeouts, connection and TLS failures, size limits and cancellation do not.
+    public func shouldBlockFailedURL(_ url: URL, error: any Error) -> Bool {
+        ImageLoadBlockRule.shouldBlock(error)
+    }
+
+    /// Loads `url` and returns the finished result; partial images are skipped. Task cancellation
+    /// cancels the request. Throws the load's ``WebImageError``.
+    public func loadImage(_ url: URL, options: WebImageOptions = [], context: WebImageContext = .none,
+                          progress: ImageLoadProgress? = nil) async throws -> ImageLoadResult {
+        let box = CancellableBox()
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<ImageLoadResult, any Error>) in
+                let token = requestImage(with: url, options: options, context: context, progress: progress) { result in
+                    guard result.isFinished else { return }
+                    if let error = result.error {
+                        continuation.resume(throwing: error)
+                    } else {
+                        continuation.resume(returning: result)
+                    }
+                }
+                box.set(token)
+            }
+        } onCancel: {
+            box.cancel()
+        }
+    }
+}
+
+/// The block rule shared by the built-in loaders.
+public enum ImageLoadBlockRule {
+    /// True for ``WebImageError/Code/invalidURL`` and ``WebImageError/Code/badImageData``.
+    public static func shouldBlock(_ error: any Error) -> Bool {
+        guard let error = error as? WebImageError else { return false }
+        return error.code == .invalidURL || error.code == .badImageData
+    }
+}
