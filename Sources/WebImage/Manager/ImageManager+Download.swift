@@ -1,6 +1,7 @@
 import Foundation
 
-/// Pipeline steps 8 and 9: whether to load, the loader request, and what its result means.
+/// The pipeline's download decision and load steps: whether to load, the loader request, and
+/// what its result means.
 extension ImageManager {
     func download(_ request: ImageManagerRequest, cached: ImageCacheQueryResult?) {
         let url = request.url
@@ -15,7 +16,8 @@ extension ImageManager {
                 return
             }
             // A hit, or a miss that may not be loaded (`fromCacheOnly`, the delegate or the loader
-            // declined): the cached image or nothing, and no error (SDWebImage's rule, §1.3 step 8).
+            // declined): the cached image or nothing, and no error (SDWebImage's manager does the
+            // same when its download decision says no).
             request.operation.deliverFinal(request.result(
                 image: cachedImage, data: cached?.data, cacheType: cachedImage == nil ? .none : cached!.cacheType,
                 byteCount: cached?.data?.count ?? 0))
