@@ -11,7 +11,8 @@ extension ImageManager {
         let allowed = wanted && (delegate?.imageManager(self, shouldDownloadImageFor: url) ?? true)
         guard allowed, request.loader.canRequest(url) else {
             if allowed, cachedImage == nil, Self.isHostlessWebURL(url) {
-                // Not a refusal but a malformed URL: the garbage-URL error, as SDWebImage's loader gives.
+                // Not a refusal but a malformed URL: invalidURL. (SDWebImage's downloader gives
+                // invalidURL only for a nil URL; a hostless one goes on to URLSession and its error.)
                 request.fail(WebImageError(.invalidURL, "\"\(url.absoluteString)\" has no host.", url: url))
                 return
             }

@@ -6,10 +6,12 @@ extension ImageManager {
     /// - `completed` runs exactly once with a final result, on `context.callbackQueue` or
     ///   ``CallbackQueue/shared``: an image, an error, or — for a `fromCacheOnly` miss, a download
     ///   the delegate declined, or a URL the loader does not handle (`canRequest` false, such as an
-    ///   `ftp:` URL) — neither, as in SDWebImage. Partial images (`progressiveLoad`) and the cached
-    ///   image of a `refreshCached` load come before it with ``ImageManagerResult/isFinished`` false
-    ///   and true respectively; a `refreshCached` revalidation that finds the same image (a 304, or
-    ///   the same bytes from an origin without validators) adds nothing.
+    ///   `ftp:` URL) — neither, as SDWebImage's manager does when its loader declines (its default
+    ///   downloader declines no non-nil URL, so there an `ftp:` URL goes to URLSession). Partial
+    ///   images (`progressiveLoad`) and the cached image of a `refreshCached` load come before it
+    ///   with ``ImageManagerResult/isFinished`` false and true respectively; a `refreshCached`
+    ///   revalidation that finds the same image (a 304, or the same bytes from an origin without
+    ///   validators) adds nothing.
     /// - A nil, empty or relative URL, or an `http(s)` URL without a host, fails with
     ///   ``WebImageError/Code/invalidURL``; a URL on the failed-URL list with
     ///   ``WebImageError/Code/blackListed`` unless `retryFailed` is set.
