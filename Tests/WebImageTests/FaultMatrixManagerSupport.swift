@@ -25,7 +25,7 @@ enum ManagerFault: String, CaseIterable, CustomTestStringConvertible, Sendable {
         }
     }
 
-    /// SDWebImage's rule (§1.4): only bad data (and invalid URLs) block; network, timeout, size
+    /// The default block rule: only bad data (and invalid URLs) block; network, timeout, size
     /// and status failures may succeed later, so they do not.
     var blocksTheURL: Bool { expected == .badImageData }
 

@@ -8,10 +8,12 @@ extension ImageManager {
     /// - `completed` runs exactly once with a final result, on `context.callbackQueue` or
     ///   ``CallbackQueue/shared``: an image, an error, or — for a `fromCacheOnly` miss, a download
     ///   the delegate declined, or a URL the loader does not handle (`canRequest` false, such as an
-    ///   `ftp:` URL) — neither, as in SDWebImage. Partial images (`progressiveLoad`) and the cached
-    ///   image of a `refreshCached` load come before it with ``ImageManagerResult/isFinished`` false
-    ///   and true respectively; a `refreshCached` revalidation that finds the same image (a 304, or
-    ///   the same bytes from an origin without validators) adds nothing.
+    ///   `ftp:` URL) — neither, as SDWebImage's manager does when its loader declines (its default
+    ///   downloader declines no non-nil URL, so there an `ftp:` URL goes to URLSession). Partial
+    ///   images (`progressiveLoad`) and the cached image of a `refreshCached` load come before it
+    ///   with ``ImageManagerResult/isFinished`` false and true respectively; a `refreshCached`
+    ///   revalidation that finds the same image (a 304, or the same bytes from an origin without
+    ///   validators) adds nothing.
     /// - A nil, empty or relative URL, or an `http(s)` URL without a host, fails with
     ///   ``WebImageError/Code/invalidURL``; a URL on the failed-URL list with
     ///   ``WebImageError/Code/blackListed`` unless `retryFailed` is set.
@@ -45,7 +47,8 @@ extension ImageManager {
         return operation
     }
 
-    /// Runs steps 6 onward (cache query, download, store) for a load ``plan(_:options:context:)``
+    /// Runs the pipeline from the cache query on (memory and disk query, original query, download
+    /// decision, load, transform, stores, completion) for a load ``plan(_:options:context:)``
     /// could not answer at once.
     func run(_ load: PlannedLoad, progress: ImageLoadProgress?,
              receiver: ImageManagerOperation.Receiver) -> ImageManagerOperation {
@@ -60,10 +63,10 @@ extension ImageManager {
         return operation
     }
 
-    /// Steps 1–5 and the memory part of 6: validates the URL, applies the failed-URL list, the
-    /// manager's settings and options processor, and derives the cache keys. Returns the final
-    /// result when that settles the load (a bad or failed URL, a memory hit), without allocating
-    /// any of the pipeline's machinery.
+    /// The URL check, block list, options processing and memory query: validates the URL, applies
+    /// the failed-URL list, the manager's settings and options processor, and derives the cache
+    /// keys. Returns the final result when that settles the load (a bad or failed URL, a memory
+    /// hit), without allocating any of the pipeline's machinery.
     func plan(_ url: URL?, options: WebImageOptions, context: WebImageContext) -> LoadPlan {
         let absolute = url?.absoluteString ?? ""
         guard let url, !absolute.isEmpty else {
@@ -114,7 +117,7 @@ extension ImageManager {
         return false
     }
 
-    /// Step 6's memory part, answered at once when the cache is an ``ImageCache`` and the request
+    /// The memory query, answered at once when the cache is an ``ImageCache`` and the request
     /// would take a memory hit as it is: what the full query would deliver, without its machinery.
     private func memoryHit(forKey key: String?, options: WebImageOptions, context: WebImageContext) -> Image? {
         guard let key, options.isDisjoint(with: [.fromLoaderOnly, .refreshCached, .queryMemoryData]),

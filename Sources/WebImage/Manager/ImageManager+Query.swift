@@ -2,7 +2,7 @@ import WebImageCodecs
 import WebImageLoading
 import Foundation
 
-/// Pipeline steps 6 and 7: the cache query, then the original's when a derived key misses.
+/// The pipeline's memory query and disk query, then the original query when a derived key misses.
 extension ImageManager {
     func queryCache(_ request: ImageManagerRequest) {
         if request.options.contains(.fromLoaderOnly) {

@@ -3,7 +3,7 @@ import WebImageLoading
 import Dispatch
 import Foundation
 
-/// Pipeline steps 10 to 13: transform, store the original, store the final image, complete.
+/// The pipeline's last steps: transform, original store, final store, completion.
 extension ImageManager {
     /// Whether `image` is transformed: animated images only with `transformAnimatedImage`.
     func shouldTransform(_ image: Image, _ request: ImageManagerRequest) -> Bool {
@@ -47,7 +47,7 @@ extension ImageManager {
         }
     }
 
-    /// Step 11: the original under the original key (default: disk only). A thumbnail is not the
+    /// The original store: the original under the original key (default: disk only). A thumbnail is not the
     /// original, so only its bytes are stored; bytes read from a cache are not written back.
     private func storeOriginal(_ request: ImageManagerRequest, source: ImageManagerSource, group: DispatchGroup?) {
         var cacheType = request.context.originalStoreCacheType ?? .disk
@@ -57,7 +57,7 @@ extension ImageManager {
               cache: request.originalCache, cacheType: cacheType, validators: source.validators, group: group)
     }
 
-    /// Step 12: the final image under the full key (default: memory and disk).
+    /// The final store: the final image under the full key (default: memory and disk).
     private func storeFinal(_ request: ImageManagerRequest, source: ImageManagerSource, image: Image, data: Data?,
                             group: DispatchGroup?) {
         let cacheType = request.context.storeCacheType ?? .all

@@ -61,8 +61,10 @@ public final class ImageManager: Sendable {
         set { settings.withLock { $0.cacheKeyFilter = newValue } }
     }
 
-    /// Chooses the bytes written to disk unless a context names its own; nil = the bytes as
-    /// downloaded (or an encoding of the image when there are none).
+    /// Chooses the bytes written to disk for requests whose context names no serializer. With no
+    /// serializer (this property nil), a store writes the loaded bytes, or the image encoded by
+    /// the cache when there are none. A serializer that returns nil does not skip the write: the
+    /// loaded bytes are dropped and the cache writes the image encoded (see ``ImageCacheSerializer``).
     public var cacheSerializer: ImageCacheSerializer? {
         get { settings.withLock { $0.cacheSerializer } }
         set { settings.withLock { $0.cacheSerializer = newValue } }

@@ -23,6 +23,6 @@ public struct PixelSize: Sendable, Hashable, CustomStringConvertible {
     /// True when either side is zero or negative.
     public var isEmpty: Bool { width <= 0 || height <= 0 }
 
-    /// `WIDTHxHEIGHT`, as the CLI prints and parses it.
+    /// `WIDTHxHEIGHT`, e.g. `256x256`.
     public var description: String { "\(width)x\(height)" }
 }

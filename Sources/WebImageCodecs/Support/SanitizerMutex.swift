@@ -11,7 +11,8 @@ import Darwin
 /// ThreadSanitizer on this toolchain does not see `Synchronization.Mutex` hand the lock over
 /// (its futex path is not instrumented), so every access under it looks like a race. TSan
 /// intercepts `pthread_mutex_lock`/`unlock`, so with this type in place a report means a real race.
-/// Declared in this module, it shadows the imported `Mutex`; the test and CLI targets alias it.
+/// Declared in this module, it shadows the imported `Mutex`; every other target that locks
+/// declares `typealias Mutex<Value: ~Copyable> = WebImageCodecs.Mutex<Value>` under the same flag.
 /// `@unchecked Sendable`: `value` is only touched with `lock` (the pthread mutex) held.
 package final class Mutex<Value: ~Copyable>: @unchecked Sendable {
     private let lock: UnsafeMutablePointer<pthread_mutex_t>

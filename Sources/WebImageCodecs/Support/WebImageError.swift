@@ -98,7 +98,7 @@ public struct WebImageError: Error, Sendable, CustomStringConvertible {
         self.underlying = underlying
     }
 
-    /// `name (code): message [url]`, for logs and the CLI.
+    /// `name (code): message [url]`, for logs and messages shown to people.
     public var description: String {
         var text = "\(code.name) (\(code.rawValue)): \(message)"
         if let url { text += " [\(url.absoluteString)]" }

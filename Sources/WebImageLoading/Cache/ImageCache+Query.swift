@@ -1,7 +1,8 @@
 import WebImageCodecs
 import Foundation
 
-/// Querying, with SDWebImage's synchronous and asynchronous rules (reference §4.5).
+/// Querying, with SDWebImage's rules for when a query completes synchronously and when
+/// asynchronously (listed on ``queryImage(forKey:options:context:cacheType:completion:)``).
 extension ImageCache {
     /// Looks `key` up in memory, then on disk (SDWebImage's `queryCacheOperationForKey:…`).
     ///

@@ -3,8 +3,8 @@ import Dispatch
 import Foundation
 import Synchronization
 
-/// One network download shared by every caller of one URL (SDWebImage's coalescing, §5.4)
-/// whose ``DownloadKey`` matches: same validators, same certificate verification.
+/// One network download shared by every caller of one URL (as SDWebImage's downloader shares one
+/// operation per URL) whose ``DownloadKey`` matches: same validators, same certificate verification.
 ///
 /// Callers join while it is queued, running or decoding. Each gets its own decode (one per
 /// distinct decode options); cancelling one caller ends only that caller unless it is the last,

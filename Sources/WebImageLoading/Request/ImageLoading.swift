@@ -38,8 +38,10 @@ public protocol ImageLoadCancellable: AnyObject, Sendable {
 }
 
 extension ImageLoading {
-    /// The default block rule (SDWebImage's intent): only an invalid URL and bad image data block;
-    /// HTTP status errors, timeouts, connection and TLS failures, size limits and cancellation do not.
+    /// The default block rule: only an invalid URL and bad image data block; HTTP status errors,
+    /// timeouts, connection and TLS failures, size limits, redirect loops and cancellation do not.
+    /// SDWebImage's downloader treats its own two codes the same, but also blocks every URLSession
+    /// error outside a short transient list, which includes TLS failures and redirect loops.
     public func shouldBlockFailedURL(_ url: URL, error: any Error) -> Bool {
         ImageLoadBlockRule.shouldBlock(error)
     }

@@ -159,7 +159,9 @@ public struct WebImageContext: Sendable {
         get { storage.cacheKeyFilter }
         set { mutableStorage().cacheKeyFilter = newValue }
     }
-    /// Chooses the bytes stored on disk instead of the manager's serializer.
+    /// Chooses the bytes stored on disk for this request, instead of the manager's serializer.
+    /// Returning nil does not skip the disk: the cache writes the image encoded instead (see
+    /// ``ImageCacheSerializer``).
     public var cacheSerializer: ImageCacheSerializer? {
         get { storage.cacheSerializer }
         set { mutableStorage().cacheSerializer = newValue }

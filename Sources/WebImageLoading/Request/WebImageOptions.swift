@@ -66,7 +66,7 @@ public struct WebImageOptions: OptionSet, Sendable, Hashable {
     /// View binding: call the completion after the transition finishes.
     public static let waitTransition = WebImageOptions(rawValue: 1 << 25)
 
-    /// Every named option with its lowerCamelCase name (as the CLI's `--option` takes them).
+    /// Every named option with its lowerCamelCase name, to read options given as text (settings files).
     public static let named: [(name: String, option: WebImageOptions)] = [
         ("retryFailed", .retryFailed), ("lowPriority", .lowPriority),
         ("progressiveLoad", .progressiveLoad), ("refreshCached", .refreshCached),
