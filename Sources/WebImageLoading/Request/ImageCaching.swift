@@ -57,6 +57,38 @@ public protocol ImageCaching: AnyObject, Sendable {
 
     /// Empties the caches `cacheType` names.
     func clear(cacheType: ImageCacheType, completion: (@Sendable () -> Void)?)
+
+    // MARK: What the manager asks beyond SDWebImage's protocol (each has a default)
+
+    /// The image in memory for `key` as a query with `options` would deliver a memory hit,
+    /// answered synchronously; nil when it is not in memory or the cache cannot tell without a
+    /// query. The manager answers memory hits through it without starting the pipeline.
+    /// Default: nil (every load runs a query).
+    func memoryImage(forKey key: String, options: WebImageOptions) -> Image?
+
+    /// The encoded bytes stored for `key`, nil when there are none. A `refreshCached` load
+    /// compares them with a full answer from an origin without validators: the same bytes mean
+    /// nothing changed. Default: nil (such a refresh always delivers the downloaded image).
+    func storedData(forKey key: String) -> Data?
+
+    /// The HTTP validators (ETag, Last-Modified) stored with the entry for `key`, which a
+    /// `refreshCached` load sends as a conditional request. Default: nil.
+    func validators(forKey key: String) -> HTTPValidators?
+
+    /// Stores `validators` with the entry for `key`, after the writes already asked for; nil
+    /// removes them. Default: does nothing.
+    func setValidators(_ validators: HTTPValidators?, forKey key: String)
+}
+
+extension ImageCaching {
+    /// No synchronous memory answer: the manager runs a query.
+    public func memoryImage(forKey key: String, options: WebImageOptions) -> Image? { nil }
+    /// No stored bytes to compare.
+    public func storedData(forKey key: String) -> Data? { nil }
+    /// No stored validators.
+    public func validators(forKey key: String) -> HTTPValidators? { nil }
+    /// Validators are not kept.
+    public func setValidators(_ validators: HTTPValidators?, forKey key: String) {}
 }
 
 extension ImageCaching {
