@@ -1,12 +1,6 @@
 import WebImageCodecs
 import Foundation
 
-/// Something that can be cancelled: a cache query in flight (SDWebImage's `SDWebImageOperation`).
-public protocol ImageCacheOperation: Sendable {
-    /// Stops the work: the completion runs once with nothing, and no later result is delivered.
-    func cancel()
-}
-
 /// What a cache query found: the image, the stored bytes when they were read, and where it was.
 public struct ImageCacheQueryResult: Sendable {
     /// The image, nil on a miss.
@@ -96,15 +90,8 @@ extension ImageCaching {
     public func queryImage(forKey key: String?, options: WebImageOptions = [],
                            context: WebImageContext = .none,
                            cacheType: ImageCacheType = .all) async -> ImageCacheQueryResult {
-        let handle = ImageCacheCancellationHandle()
-        return await withTaskCancellationHandler {
-            await withCheckedContinuation { continuation in
-                let operation = queryImage(forKey: key, options: options, context: context,
-                                           cacheType: cacheType) { continuation.resume(returning: $0) }
-                handle.attach(operation)
-            }
-        } onCancel: {
-            handle.cancel()
+        await awaitCallback { deliver in
+            queryImage(forKey: key, options: options, context: context, cacheType: cacheType, completion: deliver)
         }
     }
 
@@ -113,31 +100,35 @@ extension ImageCaching {
     public func storeImage(_ image: Image?, data: Data? = nil, forKey key: String?,
                            options: WebImageOptions = [], context: WebImageContext = .none,
                            cacheType: ImageCacheType = .all) async throws(WebImageError) {
-        let error: WebImageError? = await withCheckedContinuation { continuation in
+        let error: WebImageError? = await awaitCallback { deliver in
             storeImage(image, data: data, forKey: key, options: options, context: context,
-                       cacheType: cacheType) { continuation.resume(returning: $0) }
+                       cacheType: cacheType, completion: deliver)
+            return nil
         }
         if let error { throw error }
     }
 
     /// Removes the entry for `key`, returning once it is gone.
     public func removeImage(forKey key: String?, cacheType: ImageCacheType = .all) async {
-        await withCheckedContinuation { continuation in
-            removeImage(forKey: key, cacheType: cacheType) { continuation.resume() }
+        await awaitCallback { deliver in
+            removeImage(forKey: key, cacheType: cacheType) { deliver(()) }
+            return nil
         }
     }
 
     /// Where `key` is cached.
     public func containsImage(forKey key: String?, cacheType: ImageCacheType = .all) async -> ImageCacheType {
-        await withCheckedContinuation { continuation in
-            containsImage(forKey: key, cacheType: cacheType) { continuation.resume(returning: $0) }
+        await awaitCallback { deliver in
+            containsImage(forKey: key, cacheType: cacheType, completion: deliver)
+            return nil
         }
     }
 
     /// Empties the caches `cacheType` names, returning once they are empty.
     public func clear(cacheType: ImageCacheType) async {
-        await withCheckedContinuation { continuation in
-            clear(cacheType: cacheType) { continuation.resume() }
+        await awaitCallback { deliver in
+            clear(cacheType: cacheType) { deliver(()) }
+            return nil
         }
     }
 }

@@ -31,12 +31,6 @@ public protocol ImageLoading: Sendable {
     func shouldBlockFailedURL(_ url: URL, error: any Error) -> Bool
 }
 
-/// A handle on one caller's request; ``cancel()`` ends that caller's load with ``WebImageError/Code/cancelled``.
-public protocol ImageLoadCancellable: AnyObject, Sendable {
-    /// Cancels this caller's load; calling it again, or after completion, does nothing.
-    func cancel()
-}
-
 extension ImageLoading {
     /// The default block rule: only an invalid URL and bad image data block; HTTP status errors,
     /// timeouts, connection and TLS failures, size limits, redirect loops and cancellation do not.
@@ -50,22 +44,13 @@ extension ImageLoading {
     /// cancels the request. Throws the load's ``WebImageError``.
     public func loadImage(_ url: URL, options: WebImageOptions = [], context: WebImageContext = .none,
                           progress: ImageLoadProgress? = nil) async throws -> ImageLoadResult {
-        let box = CancellableBox()
-        return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<ImageLoadResult, any Error>) in
-                let token = requestImage(with: url, options: options, context: context, progress: progress) { result in
-                    guard result.isFinished else { return }
-                    if let error = result.error {
-                        continuation.resume(throwing: error)
-                    } else {
-                        continuation.resume(returning: result)
-                    }
-                }
-                box.set(token)
+        let result: ImageLoadResult = await awaitCallback { deliver in
+            requestImage(with: url, options: options, context: context, progress: progress) { result in
+                if result.isFinished { deliver(result) }
             }
-        } onCancel: {
-            box.cancel()
         }
+        if let error = result.error { throw error }
+        return result
     }
 }
 
