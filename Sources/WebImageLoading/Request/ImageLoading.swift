@@ -32,10 +32,8 @@ public protocol ImageLoading: Sendable {
 }
 
 extension ImageLoading {
-    /// The default block rule: only an invalid URL and bad image data block; HTTP status errors,
-    /// timeouts, connection and TLS failures, size limits, redirect loops and cancellation do not.
-    /// SDWebImage's downloader treats its own two codes the same, but also blocks every URLSession
-    /// error outside a short transient list, which includes TLS failures and redirect loops.
+    /// The default block rule, ``ImageLoadBlockRule/shouldBlock(_:)``: failures that would
+    /// repeat on the next try block the URL; transient ones do not.
     public func shouldBlockFailedURL(_ url: URL, error: any Error) -> Bool {
         ImageLoadBlockRule.shouldBlock(error)
     }
@@ -54,11 +52,23 @@ extension ImageLoading {
     }
 }
 
-/// The block rule shared by the built-in loaders.
+/// The block rule shared by the built-in loaders, SDWebImage's intent per error code: a failure
+/// that would repeat on the next try puts the URL on the manager's failed-URL list; a transient or
+/// request-specific one does not.
+///
+/// | blocks | codes |
+/// | --- | --- |
+/// | yes | 1000 invalidURL, 1001 badImageData, 1005 unsupportedFormat (the bytes cannot be decoded), 2006 tooManyRedirects, 2009 tlsFailure (SDWebImage blocks every network error outside its transient list) |
+/// | no | 2001 invalidDownloadStatusCode (a 404 or 500 may be fixed), 2002 cancelled, 2007 timedOut and 2008 connectionFailed (SDWebImage's transient network errors), 1004 imageTooLarge and 2005 responseTooLarge (another request's limits or thumbnail size may succeed), 2000, 2003, 2004, 1002, 1006, 3000, 3001, and errors of other types |
 public enum ImageLoadBlockRule {
-    /// True for ``WebImageError/Code/invalidURL`` and ``WebImageError/Code/badImageData``.
+    /// The codes that block: a failure that would repeat on the next try.
+    public static let blockingCodes: Set<WebImageError.Code> = [
+        .invalidURL, .badImageData, .unsupportedFormat, .tooManyRedirects, .tlsFailure,
+    ]
+
+    /// True when `error` is a ``WebImageError`` whose code is in ``blockingCodes``.
     public static func shouldBlock(_ error: any Error) -> Bool {
         guard let error = error as? WebImageError else { return false }
-        return error.code == .invalidURL || error.code == .badImageData
+        return blockingCodes.contains(error.code)
     }
 }
