@@ -60,6 +60,10 @@ public final class ImageManagerOperation: WebImageOperation {
     }
 
     private let once: ExactlyOnce<Listener, StageRecord>
+    /// The state of every operation that ended before it began (a memory hit, an early failure):
+    /// shared, since nothing records a stage or a receiver in it, so such a load allocates only
+    /// the operation it returns.
+    private static let endedBeforeItBegan = ExactlyOnce<Listener, StageRecord>(ended: ())
     /// The URL being loaded.
     public let url: URL?
     let callbackQueue: CallbackQueue
@@ -74,7 +78,7 @@ public final class ImageManagerOperation: WebImageOperation {
     init(finishedWith url: URL?, callbackQueue: CallbackQueue) {
         self.url = url
         self.callbackQueue = callbackQueue
-        once = ExactlyOnce(ended: ())
+        once = Self.endedBeforeItBegan
     }
 
     /// True once ``cancel()`` took effect.
