@@ -3,9 +3,11 @@ import Testing
 @testable import WebImage
 
 /// The download timeout's precision: a stalled response fails within the timeout plus one second,
-/// and never before the timeout. `make test` runs this suite in a pass of its own, so the bound
-/// measures the downloader and not a thread pool shared with dozens of other suites.
-@Suite("Download timeouts (run alone)")
+/// and never before the timeout. The time is the connection's lifetime as the origin's event loop
+/// saw it — from the downloader's connect to its close when the timer fired — so a cooperative
+/// pool starved by every other suite of the same run cannot stretch it: this suite needs no pass
+/// of its own.
+@Suite("Download timeouts")
 struct DownloadTimeoutTests {
     let coder = TestImageCoder()
     let picture = TestImageCoder.encode(width: 16, height: 16)
@@ -24,20 +26,24 @@ struct DownloadTimeoutTests {
         #expect(elapsed < .seconds(timeout) + slack, comment)
     }
 
-    private func failure(_ downloader: ImageDownloader, _ url: URL) async -> (WebImageError?, Duration) {
-        let clock = ContinuousClock(), start = clock.now
+    /// Loads `url` expecting a failure, then how long the one connection it used stayed open.
+    private func failure(_ downloader: ImageDownloader, _ origin: TestOrigin,
+                         _ url: URL) async -> (WebImageError?, Duration?) {
         let error = await #expect(throws: WebImageError.self) {
             try await downloader.loadImage(url, context: .testing(coder))
         }
-        return (error, clock.now - start)
+        await origin.wait("the downloader to close its connection") { $0.connectionTimes.first?.closed != nil }
+        #expect(origin.stats.connectionTimes.count == 1)
+        return (error, origin.stats.connectionTimes.first?.lifetime)
     }
 
     @Test func slowResponseHeadTimesOut() async throws {
         try await withOriginAndDownloader(Self.config()) { origin, downloader in
+            // The delay is the behaviour under test: an origin that never answers in time.
             origin.setRoute("/slow.img", .data(picture, delay: .seconds(30)))
-            let (error, elapsed) = await failure(downloader, origin.url("/slow.img"))
+            let (error, lifetime) = await failure(downloader, origin, origin.url("/slow.img"))
             #expect(error?.code == .timedOut)
-            Self.expectWithinBound(elapsed, "no response head")
+            Self.expectWithinBound(try #require(lifetime), "no response head")
             #expect(!downloader.shouldBlockFailedURL(origin.url("/slow.img"), error: error!))
         }
     }
@@ -45,9 +51,9 @@ struct DownloadTimeoutTests {
     @Test func stalledBodyTimesOut() async throws {
         try await withOriginAndDownloader(Self.config()) { origin, downloader in
             origin.setRoute("/stall.img", .data(picture, mode: .stallAfter(100)))
-            let (error, elapsed) = await failure(downloader, origin.url("/stall.img"))
+            let (error, lifetime) = await failure(downloader, origin, origin.url("/stall.img"))
             #expect(error?.code == .timedOut)
-            Self.expectWithinBound(elapsed, "body stalled after 100 bytes")
+            Self.expectWithinBound(try #require(lifetime), "body stalled after 100 bytes")
         }
     }
 
