@@ -24,10 +24,18 @@ let package = Package(
         .systemLibrary(name: "CWebP", pkgConfig: "libwebp", providers: [.apt(["libwebp-dev"])]),
         .systemLibrary(name: "CGIF", providers: [.apt(["libgif-dev"])]),
         .systemLibrary(name: "CXattr"),
+        // The image layer: the image model, coders, transformers. Usable alone to decode,
+        // thumbnail and transform; names nothing of the layers above.
         .target(
-            name: "WebImage",
+            name: "WebImageCodecs",
+            dependencies: ["CTurboJPEG", "CSPNG", "CWebP", "CGIF"]
+        ),
+        // The load layer: the request vocabulary (options, context, validators, the stage
+        // protocols), the caches and the loaders.
+        .target(
+            name: "WebImageLoading",
             dependencies: [
-                "CTurboJPEG", "CSPNG", "CWebP", "CGIF", "CXattr",
+                "WebImageCodecs", "CXattr",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -35,6 +43,12 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
             ]
+        ),
+        // The manager, prefetcher and view binding; re-exports the two layers below, so users
+        // import only WebImage.
+        .target(
+            name: "WebImage",
+            dependencies: ["WebImageCodecs", "WebImageLoading"]
         ),
         .executableTarget(
             name: "webimage",
@@ -50,7 +64,7 @@ let package = Package(
         .testTarget(
             name: "WebImageTests",
             dependencies: [
-                "WebImage", "CTurboJPEG", "CSPNG", "CWebP", "CGIF",
+                "WebImage", "WebImageCodecs", "WebImageLoading", "CTurboJPEG", "CSPNG", "CWebP", "CGIF",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

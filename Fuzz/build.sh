@@ -2,15 +2,14 @@
 # Builds the libFuzzer targets and the seed-corpus generator into Fuzz/build/.
 #
 # The codec targets do not build the package (AsyncHTTPClient and friends under sanitizers would
-# take ages): the library sources they need (Image/, Coding/, and the two Support/ files those
-# use: WebImageError.swift and PriorityList.swift) are compiled
-# once, with -sanitize=fuzzer,address, into a static WebImage module, and each target links it
-# with the system codec libraries. The key -> file-name target needs swift-crypto's MD5, so it is
+# take ages): the image layer (Sources/WebImageCodecs, which depends on nothing but the C codec
+# libraries) is compiled once, with -sanitize=fuzzer,address, into a static WebImageCodecs module,
+# and each target links it with the system codec libraries. The key -> file-name target needs swift-crypto's MD5, so it is
 # a tiny SwiftPM package (Fuzz/FileName) built with the same sanitizer flags.
 #
 # Usage: Fuzz/build.sh [target...]   (default: every target, plus the seed generator)
-#        Fuzz/build.sh typecheck       (only type-checks that source list on its own, no output;
-#                                       FuzzSourceListTests runs it so the list cannot drift)
+#        Fuzz/build.sh typecheck       (only type-checks the image layer on its own, no output;
+#                                       FuzzSourceListTests runs it)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -25,24 +24,22 @@ targets=("$@")
 
 C_MODULES=(-I Sources/CTurboJPEG -I Sources/CSPNG -I Sources/CWebP -I Sources/CGIF)
 C_LIBS=(-lturbojpeg -lspng -lwebp -lwebpdemux -lwebpmux -lgif)
-LIBRARY_SOURCES=(Sources/WebImage/Image/*.swift Sources/WebImage/Coding/*.swift
-                 Sources/WebImage/Coding/*/*.swift Sources/WebImage/Support/WebImageError.swift
-                 Sources/WebImage/Support/PriorityList.swift)
+mapfile -t LIBRARY_SOURCES < <(find Sources/WebImageCodecs -name '*.swift' | sort)
 SANITIZE=(-sanitize=fuzzer,address)
 
 # The library module, rebuilt only when a source is newer than the archive.
 # $1 = output folder, rest = extra swiftc flags.
 build_library() {
   local dir=$1; shift
-  local archive=$dir/libWebImage.a
+  local archive=$dir/libWebImageCodecs.a
   mkdir -p "$dir"
   if [ -f "$archive" ] && [ -z "$(find "${LIBRARY_SOURCES[@]}" -newer "$archive" | head -1)" ]; then
     return
   fi
-  echo "fuzz: compiling the WebImage codec sources into $dir" >&2
-  "$SWIFTC" -parse-as-library -module-name WebImage -O -wmo -swift-version 6 "$@" \
+  echo "fuzz: compiling the image layer (WebImageCodecs) into $dir" >&2
+  "$SWIFTC" -parse-as-library -package-name WebImage -module-name WebImageCodecs -O -wmo -swift-version 6 "$@" \
     -emit-library -static -o "$archive" \
-    -emit-module -emit-module-path "$dir/WebImage.swiftmodule" \
+    -emit-module -emit-module-path "$dir/WebImageCodecs.swiftmodule" \
     "${C_MODULES[@]}" "${LIBRARY_SOURCES[@]}"
 }
 
@@ -52,7 +49,7 @@ build_codec_target() {
   "$SWIFTC" -parse-as-library -O -swift-version 6 "${SANITIZE[@]}" -module-name "Fuzz_$name" \
     -I "$OUT/lib" "${C_MODULES[@]}" \
     Fuzz/Support/*.swift "Fuzz/Targets/$name.swift" \
-    "$OUT/lib/libWebImage.a" "${C_LIBS[@]}" -use-ld=lld -o "$OUT/fuzz-$name"
+    "$OUT/lib/libWebImageCodecs.a" "${C_LIBS[@]}" -use-ld=lld -o "$OUT/fuzz-$name"
 }
 
 build_filename_target() {
@@ -68,13 +65,13 @@ build_seed_generator() {
   echo "fuzz: linking the seed-corpus generator" >&2
   "$SWIFTC" -parse-as-library -O -swift-version 6 -module-name SeedCorpus \
     -I "$OUT/seeds-lib" "${C_MODULES[@]}" Fuzz/Seeds/*.swift \
-    "$OUT/seeds-lib/libWebImage.a" "${C_LIBS[@]}" -o "$OUT/seed-corpus"
+    "$OUT/seeds-lib/libWebImageCodecs.a" "${C_LIBS[@]}" -o "$OUT/seed-corpus"
 }
 
-# Fails (with the compiler's errors) when the library sources no longer compile without the rest
-# of the package, for example after Image/ or Coding/ starts using a new Support/ type.
+# Fails (with the compiler's errors) when the image layer no longer compiles on its own with
+# these flags (the fuzz build's way of compiling it outside SwiftPM).
 typecheck_library() {
-  "$SWIFTC" -typecheck -wmo -parse-as-library -module-name WebImage -swift-version 6 \
+  "$SWIFTC" -typecheck -wmo -parse-as-library -package-name WebImage -module-name WebImageCodecs -swift-version 6 \
     "${C_MODULES[@]}" "${LIBRARY_SOURCES[@]}"
 }
 

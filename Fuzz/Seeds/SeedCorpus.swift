@@ -1,7 +1,7 @@
 import CSPNG
 import CTurboJPEG
 import Foundation
-import WebImage
+import WebImageCodecs
 
 /// Writes the seed corpora into `<folder>/<target>/` (default `Fuzz/corpus`): a handful of small
 /// files per format made by our own encoders, every file also seeding the sniffing and

@@ -2,7 +2,7 @@ import CGIF
 import CSPNG
 import CTurboJPEG
 import Foundation
-import WebImage
+import WebImageCodecs
 
 /// Encoders for the seed variants the library's own encoders do not produce (progressive and
 /// grayscale JPEG, palette/gray/16-bit/interlaced PNG, interlaced GIF), on the same C libraries.

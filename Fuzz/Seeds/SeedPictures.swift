@@ -1,4 +1,4 @@
-import WebImage
+import WebImageCodecs
 
 /// Small deterministic pictures for the seed corpora: gradients with a noisy corner, so every
 /// codec path (smooth areas, edges, alpha ramps) has something to chew on.

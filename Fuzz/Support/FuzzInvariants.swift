@@ -1,5 +1,5 @@
 import Foundation
-import WebImage
+import WebImageCodecs
 
 /// The limits every fuzz target decodes with: small enough that the fuzzer spends its time on
 /// parsing paths instead of legal multi-megapixel images, large enough for every seed.

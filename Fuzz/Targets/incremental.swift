@@ -1,5 +1,5 @@
 import Foundation
-import WebImage
+import WebImageCodecs
 
 /// Incremental decoding through ``CodersManager``'s routing decoder, the bytes arriving in
 /// chunks whose sizes come from the first two input bytes (a seed for a small generator); the

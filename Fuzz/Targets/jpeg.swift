@@ -1,4 +1,4 @@
-import WebImage
+import WebImageCodecs
 
 /// JPEG decode: full size, thumbnail (DCT scaling) and first frame with a byte budget.
 @_cdecl("LLVMFuzzerTestOneInput")

@@ -1,4 +1,4 @@
-import WebImage
+import WebImageCodecs
 
 /// PNG and APNG decode: full size, thumbnail and first frame with a byte budget.
 @_cdecl("LLVMFuzzerTestOneInput")

@@ -1,5 +1,5 @@
 import Foundation
-import WebImage
+import WebImageCodecs
 
 /// Format sniffing: `ImageFormat.detect` on arbitrary bytes must agree between its two entry
 /// points, only name a format whose signature is really there, agree with which coders claim the

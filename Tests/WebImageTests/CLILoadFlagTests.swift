@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import WebImage
+@testable import WebImageCodecs
+@testable import WebImageLoading
 
 /// The `get` and `prefetch` flags that shape loading, checked where they take effect: at the origin
 /// (headers, concurrent requests), in the error (timeout) and in the written file (`-o`).

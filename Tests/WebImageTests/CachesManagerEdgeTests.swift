@@ -2,6 +2,8 @@ import Foundation
 import Synchronization
 import Testing
 @testable import WebImage
+@testable import WebImageCodecs
+@testable import WebImageLoading
 
 /// A cache of the caller's own (SDWebImage's test58): a locked dictionary, memory only.
 final class DictionaryImageCache: ImageCaching {

@@ -3,6 +3,8 @@ import Foundation
 import Synchronization
 import Testing
 @testable import WebImage
+@testable import WebImageCodecs
+@testable import WebImageLoading
 
 /// Two image caches behind a ``CachesManager``: cache1 (lowest priority) and cache2 (highest).
 struct TwoCaches {

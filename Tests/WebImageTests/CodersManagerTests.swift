@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import WebImage
+@testable import WebImageCodecs
+@testable import WebImageLoading
 
 /// A coder that claims every input and answers with a fixed image, or fails.
 private struct ClaimingCoder: ImageCoding {

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import WebImage
+@testable import WebImageCodecs
+@testable import WebImageLoading
 
 /// A disk cache on a tiny tmpfs: writes that do not fit fail cleanly and lose nothing stored.
 @Suite("DiskCache on a full file system", .serialized)

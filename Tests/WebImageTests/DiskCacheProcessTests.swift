@@ -2,6 +2,8 @@ import Foundation
 import Glibc
 import Testing
 @testable import WebImage
+@testable import WebImageCodecs
+@testable import WebImageLoading
 
 /// Other processes on the same directory: one killed mid-write, two writing at once.
 /// They run `webimage disk-cache-worker`, built next to the test bundle.

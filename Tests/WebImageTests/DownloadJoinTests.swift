@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import WebImage
+@testable import WebImageCodecs
+@testable import WebImageLoading
 
 /// Which callers share a download in flight: compatible ones do, and the first caller's request
 /// wins for them; a caller with other validators gets a download of its own.

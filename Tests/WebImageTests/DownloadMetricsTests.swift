@@ -4,6 +4,8 @@ import Logging
 import MetricsTestKit
 import Testing
 @testable import WebImage
+@testable import WebImageCodecs
+@testable import WebImageLoading
 
 /// The swift-metrics backend of the test process. Bootstrapping is global and allowed once, so
 /// only this suite does it, on first use; other suites' downloads are counted too from then on,

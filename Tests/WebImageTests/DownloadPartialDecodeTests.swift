@@ -3,6 +3,8 @@ import Foundation
 import Synchronization
 import Testing
 @testable import WebImage
+@testable import WebImageCodecs
+@testable import WebImageLoading
 
 /// A progressive coder (the TESTIMG format) whose incremental decoder records every update: how
 /// many run at once and how many bytes each saw. The first `currentImage()` can be held until

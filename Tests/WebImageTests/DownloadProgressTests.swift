@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import WebImage
+@testable import WebImageCodecs
+@testable import WebImageLoading
 
 @Suite("Download progress and progressive images")
 struct DownloadProgressTests {
@@ -116,13 +118,14 @@ struct DownloadProgressTests {
                                                 })
             await cancelled.waitForPartials()
             token?.cancel()
-            let partialsAtCancel = cancelled.partials.count
             await cancelled.waitForFinal()
-            // Everything the download queued for this caller has run and been released.
+            // Everything the download queued for this caller has run and been released. The
+            // cancellation was queued when `cancel()` ran, so a partial image made after it would
+            // come after it: the cancellation is the last thing the caller heard.
             await released.wait("the downloader to release the completion")
-            #expect(cancelled.partials.count == partialsAtCancel, "no partial image after cancel")
-            #expect(cancelled.results.last?.error?.code == .cancelled)
+            #expect(cancelled.results.last?.error?.code == .cancelled, "no partial image after cancel")
             #expect(cancelled.finals.count == 1)
+            #expect(cancelled.results.dropLast().allSatisfy { !$0.isFinished && $0.image?.isPartial == true })
         }
     }
 }

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import WebImage
+@testable import WebImageCodecs
+@testable import WebImageLoading
 
 /// The download timeout's precision: a stalled response fails within the timeout plus one second,
 /// and never before the timeout. The time is the connection's lifetime as the origin's event loop

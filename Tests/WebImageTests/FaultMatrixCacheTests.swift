@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import WebImage
+@testable import WebImageCodecs
+@testable import WebImageLoading
 
 /// Fault matrix, downloader + cache: whatever fault a download meets, its results carry nothing
 /// a cache could store, so storing them (as the manager does with a finished result) leaves the

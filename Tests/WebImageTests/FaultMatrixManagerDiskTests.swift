@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import WebImage
+@testable import WebImageCodecs
+@testable import WebImageLoading
 
 /// Fault matrix, through ``ImageManager``, file-system side: the cache directory deleted or made
 /// unwritable under a running manager. The disk cache is a cache: a failed write must not lose

@@ -2,6 +2,8 @@ import Foundation
 import Synchronization
 import Testing
 @testable import WebImage
+@testable import WebImageCodecs
+@testable import WebImageLoading
 
 /// Fault matrix, through ``ImageManager``: every network fault as the loader delivers it, loaded
 /// with `loadImage`, plain and progressive. Each case pins the caller's one final error, that

@@ -2,6 +2,8 @@ import Foundation
 import Synchronization
 import Testing
 @testable import WebImage
+@testable import WebImageCodecs
+@testable import WebImageLoading
 
 /// Fault matrix, HTTP responses: lengths that lie, empty and non-image bodies, 5xx bursts.
 /// Each case pins the caller's error, that the failure carries nothing storable, the block-list

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import WebImage
+@testable import WebImageCodecs
+@testable import WebImageLoading
 
 /// Fault matrix, sizes: decompression bombs through the downloader and bodies far over the
 /// response limit, declared or streamed. Every refusal comes from a header or the running

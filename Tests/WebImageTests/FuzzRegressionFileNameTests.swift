@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import WebImage
+@testable import WebImageCodecs
+@testable import WebImageLoading
 
 /// Cache keys that crashed the key -> file-name function under fuzz-filename: keys that are not
 /// URLs went through `NSString.pathExtension`, which traps on Linux for some of them.

@@ -2,6 +2,8 @@ import CGIF
 import Foundation
 import Testing
 @testable import WebImage
+@testable import WebImageCodecs
+@testable import WebImageLoading
 
 @Suite("GIF bad input")
 struct GIFBadInputTests {

@@ -2,6 +2,8 @@ import Dispatch
 import Foundation
 import Testing
 @testable import WebImage
+@testable import WebImageCodecs
+@testable import WebImageLoading
 
 /// What a disk hit becomes: decode options, thumbnails, promotion, coalescing, corrupt entries,
 /// read-only lookup paths.

@@ -2,8 +2,11 @@ import Dispatch
 import Foundation
 import Testing
 @testable import WebImage
+@testable import WebImageCodecs
+@testable import WebImageLoading
 
-/// The synchronous/asynchronous rules of a query (reference §4.5), checked by whether the
+/// When a query completes synchronously and when asynchronously (SDWebImage's rules, listed on
+/// `ImageCache.queryImage(forKey:options:context:cacheType:completion:)`), checked by whether the
 /// completion has run when `queryImage` returns, with the I/O queue held so nothing can race.
 @Suite("ImageCache query rules")
 struct ImageCacheQueryRuleTests {

@@ -2,6 +2,8 @@ import Foundation
 import Synchronization
 import Testing
 @testable import WebImage
+@testable import WebImageCodecs
+@testable import WebImageLoading
 
 /// Storing without data (which format the cache encodes to), custom coders, custom disk stores
 /// and failing writes.

@@ -2,8 +2,10 @@ import Dispatch
 import Foundation
 import Testing
 @testable import WebImage
+@testable import WebImageCodecs
+@testable import WebImageLoading
 
-/// SDWebImage's `SDImageCacheTests` (§11.2) on our API: store, query, remove, clear, paths.
+/// The cases of SDWebImage's `SDImageCacheTests` on our API: store, query, remove, clear, paths.
 @Suite("ImageCache basics")
 struct ImageCacheTests {
     let key = "http://example.com/image.png"

@@ -2,6 +2,8 @@ import CTurboJPEG
 import Foundation
 import Testing
 @testable import WebImage
+@testable import WebImageCodecs
+@testable import WebImageLoading
 
 @Suite("JPEG decoding")
 struct JPEGDecodingTests {

@@ -2,6 +2,8 @@ import Foundation
 import Synchronization
 import Testing
 @testable import WebImage
+@testable import WebImageCodecs
+@testable import WebImageLoading
 
 /// Load, cancel and memory stress through the manager. CI runs a reduced size; `make stress`
 /// (WEBIMAGE_STRESS=full) runs the full one: 10,000 loads over 500 URLs, and 2,000 distinct

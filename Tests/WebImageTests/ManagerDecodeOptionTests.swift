@@ -2,6 +2,8 @@ import Foundation
 import Synchronization
 import Testing
 @testable import WebImage
+@testable import WebImageCodecs
+@testable import WebImageLoading
 
 /// The decode options a load's flags imply, end to end: manager → loader → decode → manager.
 @Suite("Image manager: scaleDownLargeImages and decodeFirstFrameOnly on the download path")

@@ -2,6 +2,8 @@ import Foundation
 import Synchronization
 import Testing
 @testable import WebImage
+@testable import WebImageCodecs
+@testable import WebImageLoading
 
 @Suite("Image manager: bad URLs, the failed-URL list, the delegate")
 struct ManagerFailureTests {
@@ -30,7 +32,8 @@ struct ManagerFailureTests {
         }
     }
 
-    /// SDWebImage's rule (§1.3 step 8, §5.7): a URL no loader handles ends with no image and no error.
+    /// A URL no loader handles ends with no image and no error: the download decision says no,
+    /// and SDWebImage's manager ends such a load the same way.
     @Test func aURLNoLoaderHandlesEndsWithNoImageAndNoError() async throws {
         try await withScriptedManager { h in
             let url = URL(string: "ftp://example.com/a.png")

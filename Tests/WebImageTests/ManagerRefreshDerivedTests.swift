@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import WebImage
+@testable import WebImageCodecs
+@testable import WebImageLoading
 
 /// `refreshCached` on a thumbnail or transformed key: the validators and the cached bytes are the
 /// original key's, and a change is delivered as a new derived image.

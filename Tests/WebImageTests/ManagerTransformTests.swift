@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import WebImage
+@testable import WebImageCodecs
+@testable import WebImageLoading
 
 @Suite("Image manager: transformers, thumbnails and the original's cache entry")
 struct ManagerTransformTests {

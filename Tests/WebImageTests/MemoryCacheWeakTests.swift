@@ -1,5 +1,7 @@
 import Testing
 @testable import WebImage
+@testable import WebImageCodecs
+@testable import WebImageLoading
 
 @Suite("MemoryCache weak cache")
 struct MemoryCacheWeakTests {

@@ -3,6 +3,8 @@ import Foundation
 import Synchronization
 import Testing
 @testable import WebImage
+@testable import WebImageCodecs
+@testable import WebImageLoading
 
 /// The pieces that make the download pipeline cheaper per image keep their guarantees:
 /// serial, ordered callbacks; prefaulted bitmaps with intact pixels; unique temporary files.

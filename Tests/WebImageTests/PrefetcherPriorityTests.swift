@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import WebImage
+@testable import WebImageCodecs
+@testable import WebImageLoading
 
 @Suite("Image prefetcher: low priority and what counts as skipped")
 struct PrefetcherPriorityTests {

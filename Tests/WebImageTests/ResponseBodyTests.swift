@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import WebImage
+@testable import WebImageCodecs
+@testable import WebImageLoading
 
 /// The response body's memory follows the bytes that arrive, not the length the server declares.
 @Suite("Response body: reservation bounded by what arrived")

@@ -1,5 +1,7 @@
 import Testing
 @testable import WebImage
+@testable import WebImageCodecs
+@testable import WebImageLoading
 
 /// Stands in for SDWebImage's CoreImage filter transformer (not available on Linux) so the
 /// eight-step pipeline of SDWebImage's test can be rebuilt: inverts colours, keeps alpha.

@@ -1,5 +1,7 @@
 import Testing
 @testable import WebImage
+@testable import WebImageCodecs
+@testable import WebImageLoading
 
 @Suite("Transform rotate and flip")
 struct TransformRotateFlipTests {

@@ -2,6 +2,8 @@ import CWebP
 import Foundation
 import Testing
 @testable import WebImage
+@testable import WebImageCodecs
+@testable import WebImageLoading
 
 /// Animated WebP frames that cover only part of the canvas, with each disposal and blend mode set
 /// by hand through libwebp's muxer (WebPAnimEncoder picks its own modes, so it cannot pin them),

@@ -1,3 +1,5 @@
+import WebImageCodecs
+import WebImageLoading
 import Foundation
 
 /// Anything that shows one image per operation key — a toolkit's image view, a button, a

@@ -1,6 +1,9 @@
+import WebImageCodecs
+import WebImageLoading
 import Foundation
 
-/// Pipeline steps 8 and 9: whether to load, the loader request, and what its result means.
+/// The pipeline's download decision and load steps: whether to load, the loader request, and
+/// what its result means.
 extension ImageManager {
     func download(_ request: ImageManagerRequest, cached: ImageCacheQueryResult?) {
         let url = request.url
@@ -10,12 +13,14 @@ extension ImageManager {
         let allowed = wanted && (delegate?.imageManager(self, shouldDownloadImageFor: url) ?? true)
         guard allowed, request.loader.canRequest(url) else {
             if allowed, cachedImage == nil, Self.isHostlessWebURL(url) {
-                // Not a refusal but a malformed URL: the garbage-URL error, as SDWebImage's loader gives.
+                // Not a refusal but a malformed URL: invalidURL. (SDWebImage's downloader gives
+                // invalidURL only for a nil URL; a hostless one goes on to URLSession and its error.)
                 request.fail(WebImageError(.invalidURL, "\"\(url.absoluteString)\" has no host.", url: url))
                 return
             }
             // A hit, or a miss that may not be loaded (`fromCacheOnly`, the delegate or the loader
-            // declined): the cached image or nothing, and no error (SDWebImage's rule, §1.3 step 8).
+            // declined): the cached image or nothing, and no error (SDWebImage's manager does the
+            // same when its download decision says no).
             request.operation.deliverFinal(request.result(
                 image: cachedImage, data: cached?.data, cacheType: cachedImage == nil ? .none : cached!.cacheType,
                 byteCount: cached?.data?.count ?? 0))
@@ -30,7 +35,7 @@ extension ImageManager {
             // No partial images after the full cached one (SDWebImage clears progressiveLoad too).
             loaderOptions.remove(.progressiveLoad)
             if context.validators == nil, let key = request.originalKey {
-                context.validators = (request.originalCache as? any ImageCacheValidatorStoring)?.validators(forKey: key)
+                context.validators = request.originalCache.validators(forKey: key)
             }
         }
         let loaderRequest = request.with(context: context)

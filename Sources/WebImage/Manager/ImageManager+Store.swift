@@ -1,7 +1,9 @@
+import WebImageCodecs
+import WebImageLoading
 import Dispatch
 import Foundation
 
-/// Pipeline steps 10 to 13: transform, store the original, store the final image, complete.
+/// The pipeline's last steps: transform, original store, final store, completion.
 extension ImageManager {
     /// Whether `image` is transformed: animated images only with `transformAnimatedImage`.
     func shouldTransform(_ image: Image, _ request: ImageManagerRequest) -> Bool {
@@ -45,20 +47,20 @@ extension ImageManager {
         }
     }
 
-    /// Step 11: the original under the original key (default: disk only). A thumbnail is not the
+    /// The original store: the original under the original key (default: disk only). A thumbnail is not the
     /// original, so only its bytes are stored; bytes read from a cache are not written back.
     private func storeOriginal(_ request: ImageManagerRequest, source: ImageManagerSource, group: DispatchGroup?) {
-        var cacheType = request.context.originalStoreCacheType ?? .disk
+        var cacheType = request.originalStoreCacheType
         if source.cacheType != .none { cacheType = cacheType.removingDisk }
         let image = source.isThumbnail ? nil : source.image
         write(request, image: image, data: source.data, subject: source.image, key: request.originalKey,
               cache: request.originalCache, cacheType: cacheType, validators: source.validators, group: group)
     }
 
-    /// Step 12: the final image under the full key (default: memory and disk).
+    /// The final store: the final image under the full key (default: memory and disk).
     private func storeFinal(_ request: ImageManagerRequest, source: ImageManagerSource, image: Image, data: Data?,
                             group: DispatchGroup?) {
-        let cacheType = request.context.storeCacheType ?? .all
+        let cacheType = request.storeCacheType
         // Only when the final key is the original's do the validators describe these bytes.
         let validators = request.isDerived ? nil : source.validators
         write(request, image: image, data: data, subject: image, key: request.key, cache: request.cache,
@@ -78,7 +80,7 @@ extension ImageManager {
         cache.storeImage(image, data: data, forKey: key, options: request.options, context: request.context,
                          cacheType: cacheType) { _ in group?.leave() }
         if cacheType.includesDisk, let validators, !validators.isEmpty {
-            (cache as? any ImageCacheValidatorStoring)?.setValidators(validators, forKey: key)
+            cache.setValidators(validators, forKey: key)
         }
     }
 }

@@ -1,3 +1,5 @@
+import WebImageCodecs
+import WebImageLoading
 import Foundation
 import Synchronization
 
@@ -22,8 +24,6 @@ public final class ImageManager: Sendable {
     public let imageCache: any ImageCaching
     /// What loads images unless a request's context names another loader.
     public let imageLoader: any ImageLoading
-    /// ``imageCache`` when it is an ``ImageCache``, whose memory hits the manager answers directly.
-    let defaultImageCache: ImageCache?
 
     private struct Settings {
         var transformer: (any ImageTransforming)?
@@ -42,7 +42,6 @@ public final class ImageManager: Sendable {
     public init(cache: any ImageCaching = ImageCache.shared, loader: any ImageLoading = LoadersManager.shared) {
         imageCache = cache
         imageLoader = loader
-        defaultImageCache = cache as? ImageCache
     }
 
     // MARK: Settings
@@ -59,8 +58,10 @@ public final class ImageManager: Sendable {
         set { settings.withLock { $0.cacheKeyFilter = newValue } }
     }
 
-    /// Chooses the bytes written to disk unless a context names its own; nil = the bytes as
-    /// downloaded (or an encoding of the image when there are none).
+    /// Chooses the bytes written to disk for requests whose context names no serializer. With no
+    /// serializer (this property nil), a store writes the loaded bytes, or the image encoded by
+    /// the cache when there are none. A serializer that returns nil does not skip the write: the
+    /// loaded bytes are dropped and the cache writes the image encoded (see ``ImageCacheSerializer``).
     public var cacheSerializer: ImageCacheSerializer? {
         get { settings.withLock { $0.cacheSerializer } }
         set { settings.withLock { $0.cacheSerializer = newValue } }
@@ -106,7 +107,7 @@ public final class ImageManager: Sendable {
                            transformer: (any ImageTransforming)?) -> String? {
         guard var key else { return nil }
         if let size = context.thumbnailPixelSize, !size.isEmpty {
-            key = CacheKey.thumbnailKey(for: key, size: size, preserveAspectRatio: context.preserveAspectRatio ?? true)
+            key = CacheKey.thumbnailKey(for: key, size: size, preserveAspectRatio: context.resolvedPreserveAspectRatio)
         }
         if let transformer {
             key = CacheKey.transformedKey(for: key, transformerKey: transformer.transformerKey)

@@ -1,3 +1,5 @@
+import WebImageCodecs
+import WebImageLoading
 import Foundation
 
 /// Lets an application veto downloads and decide which failures block a URL

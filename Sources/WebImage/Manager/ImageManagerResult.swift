@@ -1,3 +1,5 @@
+import WebImageCodecs
+import WebImageLoading
 import Foundation
 
 /// What one ``ImageManager`` load delivers: the image (or the error), where it came from, and

@@ -1,3 +1,5 @@
+import WebImageCodecs
+import WebImageLoading
 import Foundation
 
 /// The shared queue of prefetch loads and the bookkeeping when one ends.

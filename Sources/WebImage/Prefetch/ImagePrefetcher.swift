@@ -1,3 +1,5 @@
+import WebImageCodecs
+import WebImageLoading
 import Foundation
 import Synchronization
 
@@ -92,7 +94,7 @@ public final class ImagePrefetcher: Sendable {
     /// - Skipped means the load ended without an image: an error, and also a load that ends with
     ///   neither image nor error (a `fromCacheOnly` miss, a download the manager's delegate or the
     ///   loader declined). SDWebImage counts errors only; here such a URL is not in the cache
-    ///   afterwards, so it is not reported as prefetched (the CLI's exit status relies on this).
+    ///   afterwards, so it is not reported as prefetched.
     /// - An empty list calls `completed(0, 0)` before returning and returns nil.
     /// - Returns: The request's token, to cancel it; earlier requests keep running.
     @discardableResult

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import WebImage
+@testable import WebImageCodecs
+@testable import WebImageLoading
 
 /// A fresh directory under the system temp dir, and caches rooted in it.
 struct DiskCacheSandbox {

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import WebImage
+@testable import WebImageCodecs
+@testable import WebImageLoading
 
 /// The network faults of the matrix as ``ImageManager`` meets them: what the loader delivers for
 /// each (FaultMatrixResponseTests and FaultMatrixSizeTests pin how the downloader turns the wire
@@ -25,9 +27,9 @@ enum ManagerFault: String, CaseIterable, CustomTestStringConvertible, Sendable {
         }
     }
 
-    /// SDWebImage's rule (§1.4): only bad data (and invalid URLs) block; network, timeout, size
-    /// and status failures may succeed later, so they do not.
-    var blocksTheURL: Bool { expected == .badImageData }
+    /// The default block rule: failures that would repeat (bad data, a redirect loop) block;
+    /// network, timeout, size and status failures may succeed later, so they do not.
+    var blocksTheURL: Bool { ImageLoadBlockRule.blockingCodes.contains(expected) }
 
     /// Scripts the fault on `loader` at its own path and returns the URL that meets it. Faults
     /// of the body deliver their bytes (real decode errors come from the real codecs); faults of

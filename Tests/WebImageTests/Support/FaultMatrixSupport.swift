@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import WebImage
+@testable import WebImageCodecs
+@testable import WebImageLoading
 
 /// Shared steps of the fault-matrix suites: one load with everything its callbacks reported, and
 /// the "still healthy afterwards" check.

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import WebImage
+@testable import WebImageCodecs
+@testable import WebImageLoading
 
 /// Hands every request to a real loader and counts them once handed over, so a test can await
 /// "the manager has asked the downloader for N loads" (each has then joined or been queued in

@@ -1,6 +1,8 @@
 import CGIF
 import Foundation
 @testable import WebImage
+@testable import WebImageCodecs
+@testable import WebImageLoading
 
 /// Hand-controlled GIFs written with giflib's EGif API, so each decoder case is exact.
 enum GIFFixtures {

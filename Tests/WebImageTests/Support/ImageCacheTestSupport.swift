@@ -3,6 +3,8 @@ import Foundation
 import Synchronization
 import Testing
 @testable import WebImage
+@testable import WebImageCodecs
+@testable import WebImageLoading
 
 /// An image cache in a throw-away directory, with its own callback queue so tests can wait for
 /// every completion to have run.

@@ -1,6 +1,8 @@
 import CTurboJPEG
 import Foundation
 @testable import WebImage
+@testable import WebImageCodecs
+@testable import WebImageLoading
 
 /// JPEG files the JPEG tests build at run time: with our encoder, or straight with TurboJPEG for
 /// what our encoder never writes (grayscale, CMYK, progressive).

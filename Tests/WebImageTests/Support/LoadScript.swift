@@ -1,5 +1,7 @@
 import Foundation
 @testable import WebImage
+@testable import WebImageCodecs
+@testable import WebImageLoading
 
 /// What one ``ScriptedLoader`` load of a URL does, in the order a network load does it:
 /// progress `(0, -1)` as it starts, the response (progress `(0, total)`), the body up to each of

@@ -2,6 +2,8 @@ import Foundation
 import Synchronization
 import Testing
 @testable import WebImage
+@testable import WebImageCodecs
+@testable import WebImageLoading
 
 /// Encoded test pictures made by the library's own encoders (real PNG / JPEG / GIF bytes).
 enum ManagerFixtures {

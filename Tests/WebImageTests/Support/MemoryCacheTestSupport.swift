@@ -1,5 +1,7 @@
 import Synchronization
 @testable import WebImage
+@testable import WebImageCodecs
+@testable import WebImageLoading
 
 /// Helpers for the memory-cache suites.
 enum MemoryCacheFixtures {

@@ -1,5 +1,7 @@
 import Foundation
 @testable import WebImage
+@testable import WebImageCodecs
+@testable import WebImageLoading
 
 /// Hand-built PNG and APNG byte streams for the PNG tests: raw scanlines compressed with zlib
 /// "stored" (uncompressed) deflate blocks, so every byte of the file is under the test's control.

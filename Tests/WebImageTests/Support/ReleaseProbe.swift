@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import WebImage
+@testable import WebImageCodecs
+@testable import WebImageLoading
 
 /// An object whose release a test can await. Put in a load's context (``WebImageContext/probed(_:)``),
 /// only that load's machinery holds it, so its release proves every step of the load has run and

@@ -3,6 +3,8 @@ import Foundation
 import Synchronization
 import Testing
 @testable import WebImage
+@testable import WebImageCodecs
+@testable import WebImageLoading
 
 /// An in-memory ``ImageLoading`` for the manager, prefetcher and binding suites: each load follows
 /// the ``LoadScript`` set for its URL (or ``fallback``), decodes with the library's own codecs

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import WebImage
+@testable import WebImageCodecs
+@testable import WebImageLoading
 
 /// A ``ScriptedLoader``, a cache in a temp directory and a manager over them: the manager,
 /// prefetcher and binding suites' fixture. Nothing touches the network.

@@ -1,5 +1,7 @@
 import Foundation
 @testable import WebImage
+@testable import WebImageCodecs
+@testable import WebImageLoading
 
 /// Bitmaps and byte blocks the coder tests build fixtures from (no binary files are checked in).
 enum TestBitmaps {

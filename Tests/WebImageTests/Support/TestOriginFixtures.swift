@@ -3,6 +3,8 @@ import Foundation
 import Synchronization
 import Testing
 @testable import WebImage
+@testable import WebImageCodecs
+@testable import WebImageLoading
 
 /// A tiny image format for downloader tests, so they do not depend on the real codecs:
 /// `TESTIMG` + width (UInt16 BE) + height (UInt16 BE) + RGBA rows, top-down.

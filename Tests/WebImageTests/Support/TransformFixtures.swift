@@ -1,4 +1,6 @@
 @testable import WebImage
+@testable import WebImageCodecs
+@testable import WebImageLoading
 
 /// The 300×300 picture the transformer tests work on, drawn at test time so that every probe
 /// below means something: coloured 30×30 corners (top-left red, top-right green, bottom-left

@@ -1,6 +1,8 @@
 import CWebP
 import Foundation
 @testable import WebImage
+@testable import WebImageCodecs
+@testable import WebImageLoading
 
 /// WebP fixtures built at test time with our encoder and libwebp's muxer.
 enum WebPFixtures {

@@ -1,1 +1,1 @@
-../../../../Sources/WebImage/Cache/DiskCacheFileName.swift
+../../../../Sources/WebImageLoading/Cache/DiskCacheFileName.swift

@@ -1,0 +1,33 @@
+import WebImageCodecs
+import Foundation
+
+/// A key → bytes store on disk, with SDWebImage's `SDDiskCache` surface.
+///
+/// Every method is synchronous and thread-safe; the image cache calls them from its I/O executor.
+/// Reads never throw: anything unreadable (missing, vanished, corrupt) is a miss.
+public protocol DiskCaching: Sendable {
+    /// Whether an entry exists for `key` (including one stored under the legacy extension-less name).
+    func containsData(forKey key: String) -> Bool
+    /// The stored bytes for `key`, or nil on a miss. A hit counts as an access for LRU trimming.
+    func data(forKey key: String) -> Data?
+    /// Stores `data` for `key` atomically: readers see the old bytes or the new ones, never a mix.
+    /// - Throws: ``WebImageError/Code/cacheFailure`` when the directory cannot be written.
+    func setData(_ data: Data, forKey key: String) throws
+    /// The extra bytes stored alongside the entry for `key` (e.g. HTTP validators), if any.
+    func extendedData(forKey key: String) -> Data?
+    /// Stores extra bytes alongside the existing entry for `key`; nil removes them.
+    /// - Throws: ``WebImageError/Code/cacheFailure`` when there is no entry or the write fails.
+    func setExtendedData(_ data: Data?, forKey key: String) throws
+    /// Deletes the entry for `key` and its extended data; a missing entry is not an error.
+    func removeData(forKey key: String)
+    /// Deletes every entry, leaving an empty, usable directory.
+    func removeAll()
+    /// Applies the age limit and then the size limit, after rescanning the directory.
+    func removeExpiredData()
+    /// The sum of the entries' sizes in bytes.
+    var totalSize: Int { get }
+    /// The number of entries.
+    var totalCount: Int { get }
+    /// The file path an entry for `key` is (or would be) stored at.
+    func cachePath(forKey key: String) -> String
+}

@@ -1,0 +1,85 @@
+import WebImageCodecs
+import Foundation
+
+/// Storing: memory synchronously, disk on the I/O queue.
+extension ImageCache {
+    /// Stores `image` and/or `data` under `key` (SDWebImage's `storeImage:imageData:forKey:…`).
+    ///
+    /// Memory (when `cacheType` includes it, `image` is given and the config caches in memory) is
+    /// written before this returns. Disk gets `data`, else `image` encoded (see
+    /// ``encodedData(for:context:)``), on the I/O queue; the completion then runs on the callback
+    /// queue with the error, if any. Without disk work the completion runs synchronously.
+    public func storeImage(_ image: Image?, data: Data?, forKey key: String?, options: WebImageOptions,
+                           context: WebImageContext, cacheType: ImageCacheType,
+                           completion: (@Sendable (WebImageError?) -> Void)?) {
+        guard let key, image != nil || data != nil else {
+            completion?(nil)
+            return
+        }
+        if cacheType.includesMemory, let image, config.shouldCacheImagesInMemory {
+            memoryCache.set(image, forKey: key)
+        }
+        guard cacheType.includesDisk else {
+            completion?(nil)
+            return
+        }
+        let callbackQueue = callbackQueue(for: context)
+        ioQueue.async {
+            let error = self.writeToDisk(image: image, data: data, forKey: key, context: context)
+            if let completion { callbackQueue.execute { completion(error) } }
+        }
+    }
+
+    /// Stores `image` (and `data`, if given) in memory and on disk.
+    public func storeImage(_ image: Image, data: Data? = nil, forKey key: String?, toDisk: Bool = true,
+                           completion: (@Sendable (WebImageError?) -> Void)? = nil) {
+        storeImage(image, data: data, forKey: key, options: [], context: .none,
+                   cacheType: toDisk ? .all : .memory, completion: completion)
+    }
+
+    /// Puts `image` in memory now, even when ``ImageCacheConfig/shouldCacheImagesInMemory`` is off.
+    public func storeImageToMemory(_ image: Image, forKey key: String) {
+        memoryCache.set(image, forKey: key)
+    }
+
+    /// Writes `data` to disk now, waiting for the I/O queue.
+    /// - Throws: ``WebImageError/Code/cacheFailure`` when the write fails (the previous entry stays).
+    public func storeImageDataToDisk(_ data: Data, forKey key: String) throws(WebImageError) {
+        if let error = onIOQueueSync({ writeToDisk(image: nil, data: data, forKey: key, context: .none) }) {
+            throw error
+        }
+    }
+
+    /// The bytes a store without data writes: `image` encoded by `context.imageCoder` (else
+    /// ``CodersManager/shared``) with `context.imageEncodeOptions`, in that coder's
+    /// ``ImageCoding/defaultEncodingFormat(for:)``.
+    public func encodedData(for image: Image, context: WebImageContext) throws -> Data {
+        let coder: any ImageCoding = context.imageCoder ?? CodersManager.shared
+        return try coder.encode(image, as: coder.defaultEncodingFormat(for: image),
+                                options: context.imageEncodeOptions ?? .default)
+    }
+
+    /// Encodes if needed and writes; returns the failure instead of throwing. Runs on the I/O queue.
+    func writeToDisk(image: Image?, data: Data?, forKey key: String, context: WebImageContext) -> WebImageError? {
+        let bytes: Data
+        if let data {
+            bytes = data
+        } else if let image {
+            do {
+                bytes = try encodedData(for: image, context: context)
+            } catch {
+                return error as? WebImageError ?? WebImageError(.encodingFailed,
+                    "Could not encode the image for the disk cache: \(error).", underlying: error)
+            }
+        } else {
+            return nil
+        }
+        do {
+            try diskCache.setData(bytes, forKey: key)
+            return nil
+        } catch {
+            return error as? WebImageError ?? WebImageError(.cacheFailure,
+                "Could not write the disk cache entry: \(error).", underlying: error)
+        }
+    }
+}

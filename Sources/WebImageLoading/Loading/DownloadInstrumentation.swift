@@ -1,0 +1,43 @@
+import WebImageCodecs
+import Foundation
+import Logging
+import Metrics
+
+/// swift-metrics counters and timers plus log lines for downloads. Metrics are no-ops until the
+/// application bootstraps a backend; the logger is the config's (silent by default).
+enum DownloadInstrumentation {
+    static func started(url: URL, logger: Logger) {
+        Counter(label: "webimage_downloads_started_total").increment()
+        logger.debug("download started", metadata: ["url": "\(url.absoluteString)"])
+    }
+
+    static func coalesced(url: URL, logger: Logger) {
+        Counter(label: "webimage_downloads_coalesced_total").increment()
+        logger.trace("joined a running download", metadata: ["url": "\(url.absoluteString)"])
+    }
+
+    static func completed(metrics: DownloadMetrics, url: URL, logger: Logger) {
+        Counter(label: "webimage_downloads_completed_total").increment()
+        Counter(label: "webimage_download_bytes_total").increment(by: Int(metrics.bytesReceived))
+        if let total = metrics.totalDuration {
+            Metrics.Timer(label: "webimage_download_duration_seconds").recordNanoseconds(Int64(total * 1e9))
+        }
+        if let wait = metrics.queueDuration {
+            Metrics.Timer(label: "webimage_download_queue_seconds").recordNanoseconds(Int64(wait * 1e9))
+        }
+        logger.debug("download finished", metadata: [
+            "url": "\(url.absoluteString)", "bytes": "\(metrics.bytesReceived)",
+            "status": "\(metrics.statusCode.map(String.init) ?? "-")",
+        ])
+    }
+
+    static func failed(_ error: WebImageError, logger: Logger) {
+        Counter(label: "webimage_downloads_failed_total", dimensions: [("code", error.code.name)]).increment()
+        logger.info("download failed", metadata: ["error": "\(error.description)"])
+    }
+
+    static func cancelled(url: URL, logger: Logger) {
+        Counter(label: "webimage_downloads_cancelled_total").increment()
+        logger.debug("download cancelled", metadata: ["url": "\(url.absoluteString)"])
+    }
+}

@@ -1,0 +1,233 @@
+import WebImageCodecs
+import Dispatch
+import Foundation
+import Synchronization
+
+/// One network download shared by every caller of one URL (as SDWebImage's downloader shares one
+/// operation per URL) whose ``DownloadKey`` matches: same validators, same certificate verification.
+///
+/// Callers join while it is queued, running or decoding. Each gets its own decode (one per
+/// distinct decode options); cancelling one caller ends only that caller unless it is the last,
+/// which cancels the HTTP request. Every callback goes through one ``SerialCallbacks`` per
+/// download, queued under the state lock, so no caller sees anything after its final result.
+final class DownloadOperation: Sendable {
+    enum Phase: Sendable { case queued, running, decoding, finished }
+
+    struct State: Sendable {
+        var phase = Phase.queued
+        var handlers: [DownloadHandler] = []
+        var task: Task<Void, Never>?
+        var metrics: DownloadMetrics
+        var response: ImageResponseInfo?
+        var lastReportedFraction = 0.0
+        var partialDecodeInFlight = false
+        /// The newest body received while a partial decode ran: decoded next, older ones skipped.
+        var pendingPartial: Data?
+    }
+
+    let key: DownloadKey
+    var url: URL { key.url }
+    let plan: DownloadPlan
+    /// Order of creation, for FIFO / LIFO.
+    let sequence: UInt64
+    private let fetcher: HTTPFetcher
+    let callbacks = SerialCallbacks()
+    let partialDecoder: PartialImageDecoder?
+    let state: Mutex<State>
+
+    init(key: DownloadKey, plan: DownloadPlan, sequence: UInt64, fetcher: HTTPFetcher, first: DownloadHandler) {
+        self.key = key
+        self.plan = plan
+        self.sequence = sequence
+        self.fetcher = fetcher
+        let progressive = plan.progressiveLoad && plan.decryptor == nil
+        self.partialDecoder = progressive
+            ? PartialImageDecoder(coder: plan.coder, options: plan.partialDecodeOptions) : nil
+        var initial = State(metrics: DownloadMetrics())
+        initial.handlers = [first]
+        self.state = Mutex(initial)
+    }
+
+    // MARK: - Callers
+
+    /// Adds a caller unless the download has finished; false means "start a new download".
+    func join(_ handler: DownloadHandler) -> Bool {
+        state.withLock { state in
+            guard state.phase != .finished else { return false }
+            state.handlers.append(handler)
+            state.metrics.callerCount += 1
+            return true
+        }
+    }
+
+    /// The highest priority among the callers.
+    var priority: DownloadPriority {
+        state.withLock { $0.handlers.map(\.priority).max() ?? .normal }
+    }
+
+    var isFinished: Bool { state.withLock { $0.phase == .finished } }
+
+    /// Ends caller `id` with ``WebImageError/Code/cancelled``. Returns true when it was the last
+    /// caller, in which case the download itself is cancelled and ends.
+    func cancel(handler id: UInt64) -> Bool {
+        let (task, wasLast) = state.withLock { state -> (Task<Void, Never>?, Bool) in
+            guard state.phase != .finished, let index = state.handlers.firstIndex(where: { $0.id == id }) else {
+                return (nil, false)
+            }
+            let handler = state.handlers.remove(at: index)
+            let error = WebImageError(.cancelled, "The download was cancelled by its caller.", url: url)
+            enqueueCompletion(handler, .failure(error, response: state.response))
+            guard state.handlers.isEmpty else { return (nil, false) }
+            state.phase = .finished
+            state.metrics.endedAt = Date()
+            return (state.task, true)
+        }
+        callbacks.drainElsewhere()
+        task?.cancel()
+        if wasLast { DownloadInstrumentation.cancelled(url: url, logger: fetcher.logger) }
+        return wasLast
+    }
+
+    /// Ends every caller with ``WebImageError/Code/cancelled`` and cancels the HTTP request.
+    func cancelAll() {
+        let task = state.withLock { state -> Task<Void, Never>? in
+            guard state.phase != .finished else { return nil }
+            let error = WebImageError(.cancelled, "All downloads were cancelled.", url: url)
+            for handler in state.handlers { enqueueCompletion(handler, .failure(error, response: state.response)) }
+            state.handlers.removeAll()
+            state.phase = .finished
+            state.metrics.endedAt = Date()
+            return state.task
+        }
+        callbacks.drainElsewhere()
+        task?.cancel()
+    }
+
+    // MARK: - Running
+
+    /// Starts the download; `ended` runs when the network part is over. False if it was cancelled first.
+    func start(ended: @escaping @Sendable (DownloadOperation) -> Void) -> Bool {
+        defer { callbacks.drainElsewhere() }
+        return state.withLock { state in
+            guard state.phase == .queued else { return false }
+            state.phase = .running
+            state.metrics.startedAt = Date()
+            for handler in state.handlers {
+                if let progress = handler.progress { callbacks.enqueue { [url] in progress(0, -1, url) } }
+            }
+            state.task = Task { [self] in
+                await run()
+                ended(self)
+                // The final results, inline: no hop to another thread, and the slot is already free.
+                callbacks.drainHere()
+            }
+            return true
+        }
+    }
+
+    private func run() async {
+        DownloadInstrumentation.started(url: url, logger: fetcher.logger)
+        do {
+            let outcome = try await fetcher.fetch(plan, observer: self)
+            await finish(with: outcome)
+        } catch {
+            fail(DownloadErrorMapping.map(error, url: url, timeout: plan.timeout))
+        }
+    }
+
+    private func finish(with outcome: FetchOutcome) async {
+        let proceed = state.withLock { state -> Bool in
+            state.metrics.endedAt = Date()
+            guard state.phase == .running else { return false }
+            state.phase = .decoding
+            return true
+        }
+        guard proceed else { return }
+        DownloadInstrumentation.completed(metrics: metrics, url: url, logger: fetcher.logger)
+        if outcome.notModified {
+            fail(WebImageError(.cacheNotModified, "The server answered 304: the cached copy is current.",
+                               url: url, httpStatus: 304, contentType: outcome.response.contentType),
+                 response: outcome.response)
+            return
+        }
+        var data = outcome.data
+        if let decryptor = plan.decryptor {
+            guard let decrypted = decryptor.decrypt(data, outcome.response) else {
+                fail(WebImageError(.badImageData, "The decryptor returned no data.", url: url,
+                                   httpStatus: outcome.response.statusCode, contentType: outcome.response.contentType),
+                     response: outcome.response)
+                return
+            }
+            data = decrypted
+        }
+        var decoded: [DecodeOptions: Result<Image, WebImageError>] = [:]
+        while let options = nextDecodeOptions() {
+            callbacks.drainElsewhere() // earlier results go out while this decode runs
+            let result = decoded[options]
+                ?? LoaderDecoding.decode(data, url: url, coder: plan.coder, options: options).mapError { error in
+                    var error = error
+                    error.httpStatus = error.httpStatus ?? outcome.response.statusCode
+                    error.contentType = error.contentType ?? outcome.response.contentType
+                    return error
+                }
+            decoded[options] = result
+            deliver(result, to: options, data: data, response: outcome.response)
+        }
+    }
+
+    /// The decode options of a caller still waiting, or nil (and the download is finished).
+    private func nextDecodeOptions() -> DecodeOptions? {
+        state.withLock { state in
+            guard state.phase == .decoding, let first = state.handlers.first else {
+                state.phase = .finished
+                return nil
+            }
+            return first.decodeOptions
+        }
+    }
+
+    private func deliver(_ result: Result<Image, WebImageError>, to options: DecodeOptions, data: Data,
+                         response: ImageResponseInfo) {
+        state.withLock { state in
+            let matching = state.handlers.filter { $0.decodeOptions == options }
+            state.handlers.removeAll { $0.decodeOptions == options }
+            let value: ImageLoadResult = switch result {
+            case .success(let image):
+                ImageLoadResult(image: image, data: data, error: nil, isFinished: true, response: response)
+            case .failure(let error):
+                .failure(error, response: response)
+            }
+            for handler in matching { enqueueCompletion(handler, value) }
+            // Everyone served: a caller arriving from now on starts a fresh download.
+            if state.handlers.isEmpty { state.phase = .finished }
+        }
+    }
+
+    private func fail(_ error: WebImageError, response: ImageResponseInfo? = nil) {
+        state.withLock { state in
+            state.metrics.endedAt = state.metrics.endedAt ?? Date()
+            if state.phase != .finished, !state.handlers.isEmpty {
+                DownloadInstrumentation.failed(error, logger: fetcher.logger)
+            }
+            for handler in state.handlers {
+                enqueueCompletion(handler, .failure(error, response: response ?? state.response))
+            }
+            state.handlers.removeAll()
+            state.phase = .finished
+        }
+    }
+
+    /// Call with the state lock held.
+    func enqueueCompletion(_ handler: DownloadHandler, _ result: ImageLoadResult) {
+        let completion = handler.completion
+        callbacks.enqueue { completion(result) }
+    }
+
+    // MARK: - Observing
+
+    /// A snapshot of this download's timings.
+    var metrics: DownloadMetrics { state.withLock { $0.metrics } }
+
+    /// The response head, once it arrived.
+    var response: ImageResponseInfo? { state.withLock { $0.response } }
+}

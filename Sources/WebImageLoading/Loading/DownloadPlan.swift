@@ -1,0 +1,68 @@
+import WebImageCodecs
+import Foundation
+
+/// How urgent a download is; a queued download runs at the highest priority of its callers.
+enum DownloadPriority: Int, Comparable, Sendable {
+    case low, normal, high
+
+    init(_ options: WebImageOptions) {
+        if options.contains(.highPriority) {
+            self = .high
+        } else if options.contains(.lowPriority) {
+            self = .low
+        } else {
+            self = .normal
+        }
+    }
+
+    static func < (lhs: DownloadPriority, rhs: DownloadPriority) -> Bool { lhs.rawValue < rhs.rawValue }
+}
+
+/// Everything one network download needs, fixed by the first caller (SDWebImage: the first
+/// request's options, modifiers and request win).
+struct DownloadPlan: Sendable {
+    var request: ImageDownloadRequest
+    var timeout: TimeInterval
+    var maximumResponseSize: Int
+    var maximumRedirects: Int
+    var acceptableStatusCodes: Set<Int>?
+    var acceptableContentTypes: Set<String>?
+    var credential: DownloadCredential?
+    var handleCookies: Bool
+    var allowInvalidCertificates: Bool
+    var responseModifier: DownloadResponseModifier?
+    var decryptor: DownloadDecryptor?
+    var progressiveLoad: Bool
+    var minimumProgressInterval: Double
+    var coder: any ImageCoding
+    /// The first caller's decode options, used for partial images.
+    var partialDecodeOptions: DecodeOptions
+}
+
+/// One caller's share of a download: its decode options, priority and callbacks.
+struct DownloadHandler: Sendable {
+    let id: UInt64
+    let decodeOptions: DecodeOptions
+    let priority: DownloadPriority
+    let progress: ImageLoadProgress?
+    let completion: ImageLoadCompletion
+}
+
+/// What the HTTP exchange produced.
+struct FetchOutcome: Sendable {
+    var data: Data
+    var response: ImageResponseInfo
+    /// The server answered 304 to the validators.
+    var notModified: Bool
+}
+
+/// Receives the events of one HTTP exchange as they happen.
+protocol FetchObserver: Sendable {
+    /// The final response head arrived (after redirects and the response modifier), before validation.
+    func fetchDidReceiveResponse(_ response: ImageResponseInfo, redirects: Int)
+    /// The response passed validation; the body of `expected` bytes (0 if unknown) follows.
+    func fetchDidAcceptResponse(expected: Int64)
+    /// Body bytes arrived, `received` in all; `snapshot` gives every byte so far without copying
+    /// (a view that later chunks leave untouched), for observers that decode partial images.
+    func fetchDidReceive(received: Int, expected: Int64, snapshot: () -> Data)
+}

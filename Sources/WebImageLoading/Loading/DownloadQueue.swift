@@ -1,0 +1,130 @@
+import WebImageCodecs
+import Foundation
+import Synchronization
+
+/// The downloads of one downloader: one per ``DownloadKey`` in flight (in practice one per URL),
+/// started in priority order (then FIFO or LIFO) while fewer than the maximum are running.
+final class DownloadQueue: Sendable {
+    struct State {
+        var operations: [DownloadKey: DownloadOperation] = [:]
+        var pending: [DownloadOperation] = []
+        var running = 0
+        var maxConcurrent: Int
+        var order: DownloaderConfig.ExecutionOrder
+        var suspended = false
+        var sequence: UInt64 = 0
+    }
+
+    private let state: Mutex<State>
+
+    init(maxConcurrent: Int, order: DownloaderConfig.ExecutionOrder) {
+        state = Mutex(State(maxConcurrent: max(1, maxConcurrent), order: order))
+    }
+
+    /// Joins the download in flight for `key`, if there is one.
+    func join(_ key: DownloadKey, _ handler: DownloadHandler) -> DownloadOperation? {
+        state.withLock { state in
+            guard let operation = state.operations[key], operation.join(handler) else { return nil }
+            return operation
+        }
+    }
+
+    /// Joins the download in flight for `key`, or queues the one `make` builds.
+    func joinOrAdd(_ key: DownloadKey, _ handler: DownloadHandler,
+                   make: (UInt64) -> DownloadOperation) -> (operation: DownloadOperation, created: Bool) {
+        let result = state.withLock { state -> (DownloadOperation, Bool) in
+            if let operation = state.operations[key], operation.join(handler) { return (operation, false) }
+            state.sequence += 1
+            let operation = make(state.sequence)
+            state.operations[key] = operation
+            state.pending.append(operation)
+            return (operation, true)
+        }
+        if result.1 { pump() }
+        return result
+    }
+
+    /// Starts queued downloads while there is room.
+    func pump() {
+        let toStart = state.withLock { state -> [DownloadOperation] in
+            var picked: [DownloadOperation] = []
+            while !state.suspended, state.running < state.maxConcurrent, let index = nextIndex(state) {
+                picked.append(state.pending.remove(at: index))
+                state.running += 1
+            }
+            return picked
+        }
+        for operation in toStart where !operation.start(ended: { [self] in ended($0) }) {
+            ended(operation)
+        }
+    }
+
+    /// The pending download to run next: highest priority, then oldest (FIFO) or newest (LIFO).
+    private func nextIndex(_ state: State) -> Int? {
+        var best: (index: Int, priority: DownloadPriority, sequence: UInt64)?
+        for (index, operation) in state.pending.enumerated() {
+            let priority = operation.priority
+            guard let current = best else {
+                best = (index, priority, operation.sequence)
+                continue
+            }
+            let newer = operation.sequence > current.sequence
+            if priority > current.priority || (priority == current.priority && newer == (state.order == .lifo)) {
+                best = (index, priority, operation.sequence)
+            }
+        }
+        return best?.index
+    }
+
+    /// A running download's network part is over: free its slot and start the next.
+    private func ended(_ operation: DownloadOperation) {
+        state.withLock { state in
+            state.running -= 1
+            if state.operations[operation.key] === operation { state.operations[operation.key] = nil }
+        }
+        pump()
+    }
+
+    /// The last caller of `operation` cancelled: forget it now (its slot frees when its task ends).
+    func cancelled(_ operation: DownloadOperation) {
+        state.withLock { state in
+            if state.operations[operation.key] === operation { state.operations[operation.key] = nil }
+            state.pending.removeAll { $0 === operation }
+        }
+    }
+
+    /// Cancels every download, queued or running.
+    func cancelAll() {
+        let all = state.withLock { state -> [DownloadOperation] in
+            let all = Array(state.operations.values)
+            state.operations.removeAll()
+            state.pending.removeAll()
+            return all
+        }
+        for operation in all { operation.cancelAll() }
+    }
+
+    /// Downloads queued or running.
+    var count: Int { state.withLock { $0.operations.count } }
+
+    var maxConcurrent: Int {
+        get { state.withLock { $0.maxConcurrent } }
+        set {
+            state.withLock { $0.maxConcurrent = max(1, newValue) }
+            pump()
+        }
+    }
+
+    var order: DownloaderConfig.ExecutionOrder {
+        get { state.withLock { $0.order } }
+        set { state.withLock { $0.order = newValue } }
+    }
+
+    var isSuspended: Bool {
+        get { state.withLock { $0.suspended } }
+        set {
+            state.withLock { $0.suspended = newValue }
+            pump()
+        }
+    }
+}

@@ -1,0 +1,101 @@
+import WebImageCodecs
+import Foundation
+import Logging
+
+/// Settings of one ``ImageDownloader``, with SDWebImage's defaults.
+public struct DownloaderConfig: Sendable {
+    /// The order queued downloads start in, within one priority.
+    public enum ExecutionOrder: Sendable {
+        /// Oldest first.
+        case fifo
+        /// Newest first (SDWebImage's LIFO: the newest pending request runs next).
+        case lifo
+    }
+
+    /// How many downloads run at once (default 6). Changing it on a running downloader takes effect
+    /// at once: more queued downloads start, or fewer start as running ones end.
+    public var maxConcurrentDownloads = 6
+    /// Seconds without progress before a download fails with ``WebImageError/Code/timedOut``:
+    /// it covers connecting and every wait for body bytes (a stalled body times out). 0 means 15.
+    /// Read when the downloader is created.
+    public var downloadTimeout: TimeInterval = 15
+    /// The fraction of the expected size (0…1) that must arrive between two progress callbacks.
+    public var minimumProgressInterval: Double = 0
+    /// FIFO (default) or LIFO, within one priority.
+    public var executionOrder: ExecutionOrder = .fifo
+    /// Statuses that count as success (default 200..<300); nil accepts any status.
+    public var acceptableStatusCodes: Set<Int>? = Set(200..<300)
+    /// MIME types that count as success; nil (default) accepts any.
+    public var acceptableContentTypes: Set<String>?
+    /// User name for HTTP Basic authentication, answered when a server challenges.
+    public var username: String?
+    /// Password for ``username``.
+    public var password: String?
+    /// A credential that takes precedence over ``username``/``password``.
+    public var credential: DownloadCredential?
+    /// Accept any TLS certificate for every request (for testing only; default false).
+    /// The `.allowInvalidSSLCertificates` option does the same per request.
+    public var allowInvalidSSLCertificates = false
+    /// Bodies larger than this fail with ``WebImageError/Code/responseTooLarge``, checked from
+    /// Content-Length before reading and while streaming.
+    public var maximumResponseSize = DownloaderConfig.defaultMaximumResponseSize
+    /// Redirects followed before ``WebImageError/Code/tooManyRedirects`` (default 10).
+    public var maximumRedirects = 10
+    /// Keep retrying a connection that could not be made (refused, unreachable) with backoff until
+    /// the timeout, instead of failing at once. Off by default: a refused connection fails in
+    /// milliseconds with `connectionFailed`, as URLSession does.
+    public var retriesFailedConnections = false
+    /// Applied to every request unless the context has its own.
+    public var requestModifier: DownloadRequestModifier?
+    /// Applied to every response unless the context has its own.
+    public var responseModifier: DownloadResponseModifier?
+    /// Applied to every body unless the context has its own.
+    public var decryptor: DownloadDecryptor?
+    /// Where the downloader logs; silent by default.
+    public var logger = Logger(label: "WebImage.ImageDownloader", factory: { _ in SwiftLogNoOpLogHandler() })
+
+    /// The default configuration; change the fields you need.
+    public init() {}
+
+    /// The default configuration.
+    public static var `default`: DownloaderConfig { DownloaderConfig() }
+
+    /// min(200 MB, 10 % of physical memory): large enough for any real image, small enough that a
+    /// hostile server cannot exhaust memory.
+    public static let defaultMaximumResponseSize: Int = {
+        let tenth = ProcessInfo.processInfo.physicalMemory / 10
+        return Int(min(UInt64(200_000_000), max(tenth, 1_000_000)))
+    }()
+
+    /// The timeout actually used (0 or negative means 15 s).
+    var effectiveTimeout: TimeInterval { downloadTimeout > 0 ? downloadTimeout : 15 }
+
+    /// The progress interval clamped to 0…1.
+    var effectiveProgressInterval: Double { min(max(minimumProgressInterval, 0), 1) }
+
+    /// The Basic credential to answer a challenge with, if any.
+    var basicCredential: DownloadCredential? {
+        if let credential { return credential }
+        guard let username, let password else { return nil }
+        return DownloadCredential(user: username, password: password)
+    }
+}
+
+/// A user name and password for HTTP Basic authentication.
+public struct DownloadCredential: Sendable, Hashable {
+    /// The user name.
+    public var user: String
+    /// The password.
+    public var password: String
+
+    /// A Basic credential for `user` and `password`.
+    public init(user: String, password: String) {
+        self.user = user
+        self.password = password
+    }
+
+    /// The `Authorization` header value.
+    var authorizationHeader: String {
+        "Basic " + Data("\(user):\(password)".utf8).base64EncodedString()
+    }
+}

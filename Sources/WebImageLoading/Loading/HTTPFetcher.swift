@@ -1,0 +1,207 @@
+import WebImageCodecs
+import AsyncHTTPClient
+import Foundation
+import Logging
+import NIOCore
+import NIOHTTP1
+import Synchronization
+
+/// Runs one download's HTTP exchange on the shared client: redirects (handled here so that
+/// Authorization and Cookie never cross origins), Basic challenges, cookies, validation and a
+/// size-checked streaming body.
+final class HTTPFetcher: Sendable {
+    let client: HTTPClient
+    let cookieJar: CookieJar
+    /// Origins that asked for Basic credentials; later requests to them send the credential at once.
+    let authOrigins: Mutex<Set<String>>
+    let logger: Logger
+
+    init(client: HTTPClient, cookieJar: CookieJar, logger: Logger) {
+        self.client = client
+        self.cookieJar = cookieJar
+        self.authOrigins = Mutex([])
+        self.logger = logger
+    }
+
+    /// The exchange for `plan`; throws ``WebImageError`` (or the client's errors, mapped by the caller).
+    func fetch(_ plan: DownloadPlan, observer: some FetchObserver) async throws -> FetchOutcome {
+        var request = plan.request
+        let firstOrigin = Self.origin(of: request.url)
+        var redirects = 0
+        var visited: Set<String> = [request.url.absoluteString]
+        var answeredChallenge = false
+        while true {
+            try Task.checkCancellation()
+            let sameOrigin = Self.origin(of: request.url) == firstOrigin
+            let sendCredential = sameOrigin && (answeredChallenge
+                || authOrigins.withLock { $0.contains(firstOrigin) })
+            let response = try await execute(
+                makeHTTPRequest(request, plan: plan, credential: sendCredential ? plan.credential : nil))
+            if plan.handleCookies {
+                cookieJar.store(response.headers["Set-Cookie"], from: request.url)
+            }
+            let status = Int(response.status.code)
+            if [301, 302, 303, 307, 308].contains(status), let location = response.headers.first(name: "Location") {
+                await Self.drain(response.body)
+                redirects += 1
+                request = try redirected(request, to: location, status: status, count: redirects,
+                                         limit: plan.maximumRedirects, visited: &visited)
+                logger.debug("redirect", metadata: ["status": "\(status)", "to": "\(request.url)"])
+                continue
+            }
+            if status == 401, sameOrigin, !answeredChallenge, plan.credential != nil,
+               request.headers[header: "Authorization"] == nil,
+               response.headers["WWW-Authenticate"].contains(where: { $0.lowercased().hasPrefix("basic") }) {
+                await Self.drain(response.body)
+                authOrigins.withLock { _ = $0.insert(firstOrigin) }
+                answeredChallenge = true
+                continue
+            }
+            return try await receive(response, url: request.url, plan: plan, redirects: redirects, observer: observer)
+        }
+    }
+
+    /// Sends `http` on the shared client. A GET or HEAD that the pool handed a connection the
+    /// server had just closed (a keep-alive race, or one a response overran) never reached the
+    /// server, so it is sent once more, on a fresh connection, as URLSession does.
+    private func execute(_ http: HTTPClientRequest) async throws -> HTTPClientResponse {
+        do {
+            return try await client.execute(http, deadline: .distantFuture, logger: logger)
+        } catch ChannelError.ioOnClosedChannel where http.method == .GET || http.method == .HEAD {
+            try Task.checkCancellation()
+            logger.debug("stale pooled connection; sending again", metadata: ["url": "\(http.url)"])
+            return try await client.execute(http, deadline: .distantFuture, logger: logger)
+        }
+    }
+
+    private func makeHTTPRequest(_ request: ImageDownloadRequest, plan: DownloadPlan,
+                                 credential: DownloadCredential?) -> HTTPClientRequest {
+        var http = HTTPClientRequest(url: request.url.absoluteString)
+        http.method = HTTPMethod(rawValue: request.method)
+        for field in request.headers { http.headers.add(name: field.name, value: field.value) }
+        if plan.handleCookies, let cookie = cookieJar.cookieHeader(for: request.url) {
+            http.headers.replaceOrAdd(name: "Cookie", value: cookie)
+        }
+        if let credential, !http.headers.contains(name: "Authorization") {
+            http.headers.add(name: "Authorization", value: credential.authorizationHeader)
+        }
+        if let body = request.body { http.body = .bytes(ByteBuffer(bytes: body)) }
+        if plan.allowInvalidCertificates, request.url.scheme?.lowercased() == "https" {
+            http.tlsConfiguration = .makeClientConfiguration()
+            http.tlsConfiguration?.certificateVerification = .none
+        }
+        return http
+    }
+
+    /// The request to send after a redirect to `location`, or a ``WebImageError/Code/tooManyRedirects``.
+    private func redirected(_ request: ImageDownloadRequest, to location: String, status: Int, count: Int,
+                            limit: Int, visited: inout Set<String>) throws -> ImageDownloadRequest {
+        guard let next = URL(string: location, relativeTo: request.url)?.absoluteURL,
+              let scheme = next.scheme?.lowercased(), scheme == "http" || scheme == "https",
+              next.host?.isEmpty == false else {
+            throw WebImageError(.invalidDownloadResponse,
+                "The server redirected to \"\(location)\", which is not an http(s) URL.", url: request.url,
+                httpStatus: status)
+        }
+        if count > limit {
+            throw WebImageError(.tooManyRedirects, "More than \(limit) redirects; the last went to \(next.absoluteString).",
+                                url: request.url, httpStatus: status)
+        }
+        guard visited.insert(next.absoluteString).inserted else {
+            throw WebImageError(.tooManyRedirects, "The redirects loop back to \(next.absoluteString).",
+                                url: request.url, httpStatus: status)
+        }
+        var request = request
+        if Self.origin(of: next) != Self.origin(of: request.url) {
+            request.headers.set("Authorization", nil)
+            request.headers.set("Cookie", nil)
+        }
+        if status == 303 || ((status == 301 || status == 302) && request.method == "POST") {
+            request.method = "GET"
+            request.body = nil
+        }
+        request.url = next
+        return request
+    }
+
+    /// Validates the final response and streams its body within the size limit.
+    private func receive(_ response: HTTPClientResponse, url: URL, plan: DownloadPlan, redirects: Int,
+                         observer: some FetchObserver) async throws -> FetchOutcome {
+        let length = response.headers.first(name: "Content-Length").flatMap { Int64($0) }
+        var info = ImageResponseInfo(url: url, statusCode: Int(response.status.code),
+                                     headers: response.headers.map { HTTPHeaderField(name: $0.name, value: $0.value) },
+                                     expectedContentLength: length)
+        if let modifier = plan.responseModifier {
+            guard let modified = modifier.modify(ImageDownloadResponse(url: url, statusCode: info.statusCode,
+                                                                       headers: info.headers)) else {
+                observer.fetchDidReceiveResponse(info, redirects: redirects)
+                throw WebImageError(.invalidDownloadResponse, "The response modifier rejected the response.",
+                                    url: url, httpStatus: info.statusCode, contentType: info.contentType)
+            }
+            info.statusCode = modified.statusCode
+            info.headers = modified.headers
+        }
+        observer.fetchDidReceiveResponse(info, redirects: redirects)
+        if info.statusCode == 304 {
+            await Self.drain(response.body)
+            return FetchOutcome(data: Data(), response: info, notModified: true)
+        }
+        try validate(info, plan: plan)
+        if let length, length > Int64(plan.maximumResponseSize) {
+            throw WebImageError(.responseTooLarge,
+                "The response declares \(length) bytes, over the limit of \(plan.maximumResponseSize) bytes.",
+                url: url, httpStatus: info.statusCode, contentType: info.contentType)
+        }
+        let expected = max(length ?? 0, 0)
+        observer.fetchDidAcceptResponse(expected: expected)
+        var body = ResponseBody(declaredLength: length, limit: plan.maximumResponseSize)
+        for try await chunk in response.body {
+            if body.count + chunk.readableBytes > plan.maximumResponseSize {
+                throw WebImageError(.responseTooLarge,
+                    "The response passed the limit of \(plan.maximumResponseSize) bytes while streaming.",
+                    url: url, httpStatus: info.statusCode, contentType: info.contentType)
+            }
+            chunk.withUnsafeReadableBytes { body.append($0) }
+            observer.fetchDidReceive(received: body.count, expected: expected, snapshot: { body.snapshot() })
+        }
+        try Task.checkCancellation()
+        if let length, Int64(body.count) < length {
+            throw WebImageError(.connectionFailed,
+                "The response ended after \(body.count) of \(length) bytes (truncated).",
+                url: url, httpStatus: info.statusCode, contentType: info.contentType)
+        }
+        return FetchOutcome(data: body.finish(), response: info, notModified: false)
+    }
+
+    private func validate(_ info: ImageResponseInfo, plan: DownloadPlan) throws {
+        if let codes = plan.acceptableStatusCodes, !codes.contains(info.statusCode) {
+            throw WebImageError(.invalidDownloadStatusCode, "The server answered HTTP \(info.statusCode).",
+                                url: info.url, httpStatus: info.statusCode, contentType: info.contentType)
+        }
+        if let types = plan.acceptableContentTypes, let mime = info.mimeType, !mime.isEmpty, !types.contains(mime) {
+            throw WebImageError(.invalidDownloadContentType,
+                "The content type \(mime) is not one of the acceptable types.",
+                url: info.url, httpStatus: info.statusCode, contentType: info.contentType)
+        }
+    }
+
+    /// Reads and drops a small body so the connection can be reused; gives up past 64 KiB.
+    private static func drain(_ body: HTTPClientResponse.Body) async {
+        var seen = 0
+        do {
+            for try await chunk in body {
+                seen += chunk.readableBytes
+                if seen > 64 * 1024 { return }
+            }
+        } catch {
+            return
+        }
+    }
+
+    /// scheme://host:port, lowercased, with the default port filled in.
+    static func origin(of url: URL) -> String {
+        let scheme = url.scheme?.lowercased() ?? ""
+        let port = url.port ?? (scheme == "https" ? 443 : 80)
+        return "\(scheme)://\(url.host?.lowercased() ?? ""):\(port)"
+    }
+}
