@@ -13,7 +13,7 @@ struct DownloadTLSOriginTests {
     /// A generous timeout: the handshake fails at once, but a loaded machine must not turn it into a timeout.
     private static func config(allowInvalid: Bool = false) -> DownloaderConfig {
         var config = DownloaderConfig()
-        config.downloadTimeout = 10 * SanitizerRun.slowdown
+        config.downloadTimeout = TestTimeout.download
         config.allowInvalidSSLCertificates = allowInvalid
         return config
     }
