@@ -112,16 +112,13 @@ struct ImageTargetScrollTests {
             }
             h.drain()
             let abandoned = h.loader.requests.map(\.url).filter { !visible.contains($0) }
-            KnownIssue.loaderStage {
-                #expect(Set(h.loader.log.value.held.map(\.url)) == visible)
-                #expect(h.loader.inFlight == 20)
-                #expect(abandoned.count == h.loader.cancelCount)
-                for url in abandoned {
-                    #expect(h.loader.finals(for: url).allSatisfy { $0.error?.code == .cancelled }, "\(url.path)")
-                }
+            #expect(Set(h.loader.log.value.held.map(\.url)) == visible)
+            #expect(h.loader.inFlight == 20)
+            #expect(abandoned.count == h.loader.cancelCount)
+            for url in abandoned {
+                #expect(h.loader.finals(for: url).allSatisfy { $0.error?.code == .cancelled }, "\(url.path)")
             }
-            KnownIssue.loaderStage { #expect(h.loader.releaseAll() == 20) }
-            h.loader.releaseAll()
+            #expect(h.loader.releaseAll() == 20)
             for (index, cell) in list.cells.enumerated() {
                 await cell.waitForImage(width: Self.width(ofRow: list.lastRow[index]))
             }

@@ -51,16 +51,13 @@ struct ManagerCancelTests {
             let operation = h.manager.loadImage(with: url, completed: recorder.completion)
             await h.loader.waitUntilHeld(url)
             h.drain()
-            KnownIssue.loaderStage { #expect(operation.loaderOperation != nil) }
+            #expect(operation.loaderOperation != nil)
             await expectCancelledOnce(operation, recorder, h.manager)
             // The cancel reached the request inside `cancel()`: nothing is held any more.
-            KnownIssue.loaderStage {
-                #expect(h.loader.cancelCount(url) == 1)
-                #expect(h.loader.release(url) == 0)
-            }
-            h.loader.release(url)
+            #expect(h.loader.cancelCount(url) == 1)
+            #expect(h.loader.release(url) == 0)
             await h.loader.waitForFinal(url)
-            KnownIssue.loaderStage { #expect(h.loader.finals(for: url).map(\.error?.code) == [.cancelled]) }
+            #expect(h.loader.finals(for: url).map(\.error?.code) == [.cancelled])
             #expect(await recorder.settled(operation).count == 1)
         }
     }
@@ -80,8 +77,7 @@ struct ManagerCancelTests {
             h.drain()  // the query callback that made the request has handed its token over
             #expect(received.value == 40)
             await expectCancelledOnce(operation, recorder, h.manager)
-            KnownIssue.loaderStage { #expect(h.loader.cancelCount(url) == 1) }
-            h.loader.release(url)
+            #expect(h.loader.cancelCount(url) == 1)
             await h.loader.waitForFinal(url)
             #expect(h.loader.inFlight == 0)
             h.drain()
@@ -126,14 +122,14 @@ struct ManagerCancelTests {
             await coder.waitUntilStarted()
             // The query's callback, which made the request and handed its token over, has run.
             h.drain()
-            KnownIssue.loaderStage { #expect(operation.loaderOperation != nil) }
+            #expect(operation.loaderOperation != nil)
             await expectCancelledOnce(operation, recorder, h.manager)
             coder.open()
             // The decode finishes into a cancelled load: the loader delivers `cancelled` after it,
             // and the image goes nowhere.
             await h.loader.waitForFinal(url)
             #expect(coder.finished)
-            KnownIssue.loaderStage { #expect(h.loader.finals(for: url).map(\.error?.code) == [.cancelled]) }
+            #expect(h.loader.finals(for: url).map(\.error?.code) == [.cancelled])
             h.drain()
             #expect(h.cache.memoryCache.get(forKey: url.absoluteString) == nil)
             #expect(!h.cache.diskImageDataExists(forKey: url.absoluteString))
@@ -150,14 +146,14 @@ struct ManagerCancelTests {
             h.drain()  // the query callback that made the request has handed its token over
             task.cancel()
             // The task's cancellation handler cancelled the load, and its request, in `cancel()`.
-            KnownIssue.loaderStage { #expect(h.loader.cancelCount(url) == 1) }
+            #expect(h.loader.cancelCount(url) == 1)
             #expect(await task.value?.code == .cancelled)
             #expect(!h.manager.isRunning)
         }
     }
 
-    /// Reproduces ``KnownIssue/cacheStageReplacesLoaderStage`` every time: a `refreshCached`
-    /// memory hit answers its query synchronously, before the query is recorded as the stage.
+    /// A `refreshCached` memory hit answers its query synchronously: the load is at its loader
+    /// request before the query is recorded, and the request must stay the stage `cancel()` stops.
     @Test func aRefreshOfAMemoryHitRecordsAndCancelsItsRequest() async throws {
         try await withScriptedManager { h in
             let url = h.serve("/r.png", LoadScript.png(8, 8).holding(.started))
@@ -166,32 +162,24 @@ struct ManagerCancelTests {
             let recorder = ResultRecorder()
             let operation = h.manager.loadImage(with: url, options: .refreshCached, completed: recorder.completion)
             await h.loader.waitUntilHeld(url)
-            withKnownIssue(KnownIssue.cacheStageReplacesLoaderStage) {
-                #expect(operation.loaderOperation != nil)
-            }
+            #expect(operation.loaderOperation != nil)
             operation.cancel()
-            withKnownIssue(KnownIssue.cacheStageReplacesLoaderStage) {
-                #expect(h.loader.cancelCount(url) == 1)
-            }
+            #expect(h.loader.cancelCount(url) == 1)
             #expect(await recorder.waitForFinals().first?.cacheType == .memory)
         }
     }
 
-    /// Reproduces ``KnownIssue/cacheStageReplacesLoaderStage`` every time: with
-    /// `queryDiskDataSync` a miss answers the query before it is recorded as the stage.
+    /// With `queryDiskDataSync` a miss answers the query before it is recorded: the loader request
+    /// must stay the stage `cancel()` stops.
     @Test func aLoadWhoseQueryAnswersSynchronouslyRecordsAndCancelsItsRequest() async throws {
         try await withScriptedManager { h in
             let url = h.serve("/s.png", LoadScript.png(8, 8).holding(.started))
             let recorder = ResultRecorder()
             let operation = h.manager.loadImage(with: url, options: .queryDiskDataSync, completed: recorder.completion)
             await h.loader.waitUntilHeld(url)
-            withKnownIssue(KnownIssue.cacheStageReplacesLoaderStage) {
-                #expect(operation.loaderOperation != nil)
-            }
+            #expect(operation.loaderOperation != nil)
             await expectCancelledOnce(operation, recorder, h.manager)
-            withKnownIssue(KnownIssue.cacheStageReplacesLoaderStage) {
-                #expect(h.loader.cancelCount(url) == 1)
-            }
+            #expect(h.loader.cancelCount(url) == 1)
         }
     }
 

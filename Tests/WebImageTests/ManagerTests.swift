@@ -25,7 +25,7 @@ struct ManagerTests {
             // Held at the loader: the query's callback, which made the request, has run.
             await h.loader.waitUntilHeld(url)
             h.drain()
-            KnownIssue.loaderStage { #expect(operation.cacheOperation == nil && operation.loaderOperation != nil) }
+            #expect(operation.cacheOperation == nil && operation.loaderOperation != nil)
             #expect(h.manager.isRunning && !operation.isFinished)
             h.loader.release(url)
             let result = try #require(await recorder.waitForFinals().first)
@@ -35,8 +35,7 @@ struct ManagerTests {
             #expect(result.data == Data(ManagerFixtures.png(20, 10)))
             #expect(result.byteCount == result.data?.count)
             #expect(result.url == url)
-            #expect(operations.seen.first == true)
-            KnownIssue.loaderStage { #expect(operations.seen == [true, true]) }
+            #expect(operations.seen == [true, true])
             #expect(!h.manager.isRunning)
         }
     }
@@ -83,10 +82,8 @@ struct ManagerTests {
             let finals = await recorder.waitForFinals(2)
             #expect(finals.allSatisfy { $0.error?.code == .cancelled && $0.image == nil })
             // Each cancel reached the loader's request inside `cancelAll()`.
-            KnownIssue.loaderStage {
-                #expect(h.loader.cancelCount(first) == 1 && h.loader.cancelCount(second) == 1)
-                #expect(h.loader.heldCount == 0 && h.loader.inFlight == 0)
-            }
+            #expect(h.loader.cancelCount(first) == 1 && h.loader.cancelCount(second) == 1)
+            #expect(h.loader.heldCount == 0 && h.loader.inFlight == 0)
             for operation in operations { _ = await recorder.settled(operation) }
             #expect(recorder.results.count == 2)
         }

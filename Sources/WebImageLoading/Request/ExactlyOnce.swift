@@ -66,12 +66,25 @@ package final class ExactlyOnce<Receiver: Sendable, Stage: Sendable>: Sendable {
     }
 
     /// Records the stage now in flight. False when the work was cancelled: the owner must stop
-    /// `stage` itself. Once the work ended otherwise, the stage is not kept.
+    /// `stage` itself. A stage recorded after the work ended otherwise is kept for inspection
+    /// (its result may have raced ahead of the call that records it).
     @discardableResult
     package func setStage(_ stage: Stage?) -> Bool {
         state.withLock { state in
             guard !state.cancelled else { return false }
-            if !state.ended { state.stage = stage }
+            state.stage = stage
+            return true
+        }
+    }
+
+    /// Changes the stage in place (for work with several stages at once, or stages numbered so a
+    /// late record cannot replace a newer one). False when the work was cancelled: the owner must
+    /// stop what it was adding. After the work ended otherwise the change is kept for inspection.
+    @discardableResult
+    package func updateStage(_ body: (inout Stage?) -> Void) -> Bool {
+        state.withLock { state in
+            guard !state.cancelled else { return false }
+            body(&state.stage)
             return true
         }
     }
