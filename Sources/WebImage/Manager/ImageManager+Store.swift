@@ -80,7 +80,10 @@ extension ImageManager {
         cache.storeImage(image, data: data, forKey: key, options: request.options, context: request.context,
                          cacheType: cacheType) { _ in group?.leave() }
         if cacheType.includesDisk, let validators, !validators.isEmpty {
-            cache.setValidators(validators, forKey: key)
+            // After the write on the cache's ordered I/O; `waitStoreCache` waits for it too, so a
+            // process that exits after the load keeps the validators its next refresh sends.
+            group?.enter()
+            cache.setValidators(validators, forKey: key) { group?.leave() }
         }
     }
 }

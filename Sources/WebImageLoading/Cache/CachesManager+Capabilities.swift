@@ -31,10 +31,14 @@ extension CachesManager {
         return nil
     }
 
-    /// Stores `validators` in every cache a store writes to.
-    public func setValidators(_ validators: HTTPValidators?, forKey key: String) {
-        for cache in targets(for: storePolicy) {
-            cache.setValidators(validators, forKey: key)
-        }
+    /// Stores `validators` in every cache a store writes to; `completion` runs once all have them.
+    public func setValidators(_ validators: HTTPValidators?, forKey key: String,
+                              completion: (@Sendable () -> Void)?) {
+        let policy = storePolicy
+        CachesManagerGroup<Bool>.run(
+            targets(for: policy), concurrently: policy == .concurrent, initial: true,
+            isDecisive: { _ in false }, combine: { _, _ in true },
+            operation: { cache, done in cache.setValidators(validators, forKey: key) { done(true) } },
+            completion: { _ in completion?() })
     }
 }

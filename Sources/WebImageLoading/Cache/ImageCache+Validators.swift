@@ -22,11 +22,13 @@ extension ImageCache {
     }
 
     /// Writes the validators on the I/O queue, so they follow the entry's pending write.
-    public func setValidators(_ validators: HTTPValidators?, forKey key: String) {
+    public func setValidators(_ validators: HTTPValidators?, forKey key: String,
+                              completion: (@Sendable () -> Void)?) {
         let data = validators.flatMap { try? JSONEncoder().encode($0) }
         ioQueue.async {
             // No entry (the write failed or was removed): nothing to annotate, and nothing is thrown for nil.
             try? self.diskCache.setExtendedData(data, forKey: key)
+            completion?()
         }
     }
 }

@@ -70,8 +70,9 @@ public protocol ImageCaching: AnyObject, Sendable {
     func validators(forKey key: String) -> HTTPValidators?
 
     /// Stores `validators` with the entry for `key`, after the writes already asked for; nil
-    /// removes them. Default: does nothing.
-    func setValidators(_ validators: HTTPValidators?, forKey key: String)
+    /// removes them. `completion` runs once they are written (so `waitStoreCache` can wait for
+    /// them). Default: does nothing and completes at once.
+    func setValidators(_ validators: HTTPValidators?, forKey key: String, completion: (@Sendable () -> Void)?)
 }
 
 extension ImageCaching {
@@ -82,7 +83,15 @@ extension ImageCaching {
     /// No stored validators.
     public func validators(forKey key: String) -> HTTPValidators? { nil }
     /// Validators are not kept.
-    public func setValidators(_ validators: HTTPValidators?, forKey key: String) {}
+    public func setValidators(_ validators: HTTPValidators?, forKey key: String,
+                              completion: (@Sendable () -> Void)?) {
+        completion?()
+    }
+
+    /// Stores `validators` with the entry for `key` without waiting for the write.
+    public func setValidators(_ validators: HTTPValidators?, forKey key: String) {
+        setValidators(validators, forKey: key, completion: nil)
+    }
 }
 
 extension ImageCaching {

@@ -153,18 +153,19 @@ final class TestOriginResponse: @unchecked Sendable {
             write(prefix.prefix(total))
             sent = min(prefix.count, total)
         }
-        func next() {
-            guard channel.isActive, !ended else { return }
-            guard sent < total else { return finish() }
-            let count = min(chunk, total - sent)
-            sent += count
-            channel.writeAndFlush(HTTPServerResponsePart.body(.byteBuffer(
-                count == chunk ? filler : filler.getSlice(at: 0, length: count)!)))
-                .whenComplete { result in
-                    if case .success = result { next() }
-                }
-        }
-        next()
+        writeFiller(filler, sent: sent, total: total, chunk: chunk)
+    }
+
+    /// Writes the next filler chunk after `sent` bytes, and the one after it once that write completed.
+    private func writeFiller(_ filler: ByteBuffer, sent: Int, total: Int, chunk: Int) {
+        guard channel.isActive, !ended else { return }
+        guard sent < total else { return finish() }
+        let count = min(chunk, total - sent)
+        channel.writeAndFlush(HTTPServerResponsePart.body(.byteBuffer(
+            count == chunk ? filler : filler.getSlice(at: 0, length: count)!)))
+            .whenComplete { result in
+                if case .success = result { self.writeFiller(filler, sent: sent + count, total: total, chunk: chunk) }
+            }
     }
 
     /// Runs `body` on the event loop once `gate` opens (never, if the client leaves first).
