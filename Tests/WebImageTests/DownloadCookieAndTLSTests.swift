@@ -43,7 +43,7 @@ struct DownloadCookieAndTLSTests {
                 try await downloader.loadImage(url, context: .testing(TestImageCoder()))
             }
             #expect(error?.code == .tlsFailure)
-            #expect(!downloader.shouldBlockFailedURL(url, error: error!))
+            #expect(downloader.shouldBlockFailedURL(url, error: error!))
         }
     }
 }

@@ -107,7 +107,7 @@ struct DownloadFailureTests {
             let chain = await expectError(downloader, origin.url("/hop0"))
             #expect(chain?.code == .tooManyRedirects)
             #expect(origin.requestCount("/hop3") == 1 && origin.requestCount("/hop4") == 0)
-            #expect(!downloader.shouldBlockFailedURL(origin.url("/hop0"), error: chain!))
+            #expect(downloader.shouldBlockFailedURL(origin.url("/hop0"), error: chain!))
         }
     }
 

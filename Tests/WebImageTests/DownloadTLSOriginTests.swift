@@ -35,7 +35,8 @@ struct DownloadTLSOriginTests {
                 #expect(error?.url == url)
                 #expect(error?.message.contains("TLS") == true)
                 // A certificate problem can be fixed on the server: the URL must not be block-listed.
-                #expect(!downloader.shouldBlockFailedURL(url, error: error!))
+                // A certificate that fails verification fails again: the URL is blocked.
+                #expect(downloader.shouldBlockFailedURL(url, error: error!))
                 // Verification failed before any HTTP request went out.
                 #expect(origin.requestCount("/a.img") == 0)
             }

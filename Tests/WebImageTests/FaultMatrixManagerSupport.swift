@@ -27,7 +27,7 @@ enum ManagerFault: String, CaseIterable, CustomTestStringConvertible, Sendable {
 
     /// The default block rule: only bad data (and invalid URLs) block; network, timeout, size
     /// and status failures may succeed later, so they do not.
-    var blocksTheURL: Bool { expected == .badImageData }
+    var blocksTheURL: Bool { ImageLoadBlockRule.blockingCodes.contains(expected) }
 
     /// The size limit of the suites (1 MiB, so the "too large" bodies stay small) and the timeout:
     /// 2 s where the fault is a stall, the library's 15 s otherwise.

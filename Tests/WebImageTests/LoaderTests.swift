@@ -127,8 +127,11 @@ struct LoaderTests {
             url, error: WebImageError(.connectionFailed, "x")))
     }
 
+    /// The documented table: failures that would repeat block (SDWebImage blocks its bad URL and
+    /// bad data, and every network error outside its transient list: TLS, redirect loops).
     @Test func defaultBlockRuleFollowsSDWebImage() {
-        let blocking: [WebImageError.Code] = [.invalidURL, .badImageData]
+        let blocking: [WebImageError.Code] = [.invalidURL, .badImageData, .unsupportedFormat,
+                                              .tooManyRedirects, .tlsFailure]
         for code in WebImageError.Code.allCases {
             #expect(ImageLoadBlockRule.shouldBlock(WebImageError(code, "x")) == blocking.contains(code))
         }

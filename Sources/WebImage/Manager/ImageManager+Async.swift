@@ -1,7 +1,6 @@
 import WebImageCodecs
 import WebImageLoading
 import Foundation
-import Synchronization
 
 /// What an ``ImageManager/imageEvents(for:options:context:)`` sequence yields.
 public enum ImageManagerEvent: Sendable {
@@ -32,18 +31,10 @@ extension ImageManager {
         case .failure(let error, _, _): throw error
         case .pipeline(let planned): load = planned
         }
-        let box = CancellableBox()
-        let outcome: Result<ImageManagerResult, WebImageError> = await withTaskCancellationHandler {
-            await withCheckedContinuation { continuation in
-                let once = Mutex(Optional(continuation))
-                let operation = run(load, progress: progress, receiver: .completion({ result in
-                    guard result.isFinished, let continuation = once.withLock({ $0.take() }) else { return }
-                    continuation.resume(returning: Self.outcome(of: result))
-                }))
-                box.set(operation)
-            }
-        } onCancel: {
-            box.cancel()
+        let outcome: Result<ImageManagerResult, WebImageError> = await awaitCallback { deliver in
+            run(load, progress: progress, receiver: .completion({ result in
+                if result.isFinished { deliver(Self.outcome(of: result)) }
+            }))
         }
         return try outcome.get()
     }

@@ -35,7 +35,7 @@ extension ImageManager {
             // No partial images after the full cached one (SDWebImage clears progressiveLoad too).
             loaderOptions.remove(.progressiveLoad)
             if context.validators == nil, let key = request.originalKey {
-                context.validators = (request.originalCache as? any ImageCacheValidatorStoring)?.validators(forKey: key)
+                context.validators = request.originalCache.validators(forKey: key)
             }
         }
         let loaderRequest = request.with(context: context)

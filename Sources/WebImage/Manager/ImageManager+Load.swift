@@ -40,9 +40,9 @@ extension ImageManager {
     }
 
     /// An already-finished operation whose one result is sent at once.
-    private func answered(_ result: ImageManagerResult, _ queue: CallbackQueue?,
+    private func answered(_ result: ImageManagerResult, _ queue: CallbackQueue,
                           _ receiver: ImageManagerOperation.Receiver) -> ImageManagerOperation {
-        let operation = ImageManagerOperation(finishedWith: result.url, callbackQueue: queue ?? .shared)
+        let operation = ImageManagerOperation(finishedWith: result.url, callbackQueue: queue)
         operation.send(result, isLast: true, to: receiver)
         return operation
     }
@@ -52,11 +52,8 @@ extension ImageManager {
     /// could not answer at once.
     func run(_ load: PlannedLoad, progress: ImageLoadProgress?,
              receiver: ImageManagerOperation.Receiver) -> ImageManagerOperation {
-        let operation = ImageManagerOperation(url: load.url, callbackQueue: load.context.callbackQueue ?? .shared,
-                                              delivery: receiver)
-        let request = ImageManagerRequest(url: load.url, options: load.options, context: load.context,
-                                          operation: operation, progress: progress, key: load.key,
-                                          originalKey: load.originalKey, transformer: load.transformer, manager: self)
+        let operation = ImageManagerOperation(url: load.url, callbackQueue: load.callbackQueue, delivery: receiver)
+        let request = ImageManagerRequest(load, operation: operation, progress: progress)
         queryCache(request)
         // After the query: a result delivered synchronously never needs tracking.
         register(operation)
@@ -71,30 +68,34 @@ extension ImageManager {
         let absolute = url?.absoluteString ?? ""
         guard let url, !absolute.isEmpty else {
             return .failure(WebImageError(.invalidURL, "The image URL is nil or empty.", url: url), url: url,
-                            callbackQueue: context.callbackQueue)
+                            callbackQueue: context.callbackQueue ?? .shared)
         }
         let isFailed = isFailedURL(url)
         let (options, context) = processed(url, options, context)
+        let queue = context.callbackQueue ?? .shared
         guard Self.hasScheme(absolute) else {
             return .failure(WebImageError(
                 .invalidURL, "\"\(absolute)\" is not an absolute URL (it has no scheme).", url: url), url: url,
-                            callbackQueue: context.callbackQueue)
+                            callbackQueue: queue)
         }
         if isFailed, !options.contains(.retryFailed) {
             return .failure(WebImageError(
                 .blackListed, "This URL failed before and is on the failed-URL list; load it with "
                     + ".retryFailed or call removeFailedURL(_:) to try again.", url: url), url: url,
-                            callbackQueue: context.callbackQueue)
+                            callbackQueue: queue)
         }
         let transformer = context.disablesTransformer ? nil : context.imageTransformer
         // The context already carries the manager's key filter (see `processed`).
         let originalKey = context.cacheKeyFilter.map { $0.key(for: url) } ?? absolute
         let key = Self.derivedKey(originalKey, context: context, transformer: transformer)
-        if let image = memoryHit(forKey: key, options: options, context: context) {
-            return .memoryHit(image, url: url, callbackQueue: context.callbackQueue)
+        let cache = context.imageCache ?? imageCache
+        if let image = memoryHit(forKey: key, options: options, context: context, cache: cache) {
+            return .memoryHit(image, url: url, callbackQueue: queue)
         }
         return .pipeline(PlannedLoad(url: url, options: options, context: context, key: key,
-                                     originalKey: originalKey, transformer: transformer))
+                                     originalKey: originalKey, transformer: transformer, cache: cache,
+                                     loader: context.imageLoader ?? imageLoader,
+                                     callbackQueue: queue))
     }
 
     /// True when `absolute` starts with a URL scheme (`ALPHA *(ALPHA / DIGIT / "+" / "-" / ".")`
@@ -117,27 +118,29 @@ extension ImageManager {
         return false
     }
 
-    /// The memory query, answered at once when the cache is an ``ImageCache`` and the request
-    /// would take a memory hit as it is: what the full query would deliver, without its machinery.
-    private func memoryHit(forKey key: String?, options: WebImageOptions, context: WebImageContext) -> Image? {
+    /// The memory query answered at once, when the request would take a memory hit as it is and
+    /// the cache can answer synchronously (``ImageCaching/memoryImage(forKey:options:)``): what
+    /// the full query would deliver, without its machinery.
+    private func memoryHit(forKey key: String?, options: WebImageOptions, context: WebImageContext,
+                           cache: any ImageCaching) -> Image? {
         guard let key, options.isDisjoint(with: [.fromLoaderOnly, .refreshCached, .queryMemoryData]),
-              (context.queryCacheType ?? .all).includesMemory else { return nil }
-        let cache = context.imageCache.map { $0 as? ImageCache } ?? defaultImageCache
-        return cache?.memoryHit(forKey: key, options: options)
+              context.resolvedQueryCacheType.includesMemory else { return nil }
+        return cache.memoryImage(forKey: key, options: options)
     }
 }
 
 /// What ``ImageManager/plan(_:options:context:)`` decided for a load.
 enum LoadPlan {
     /// The image is in the memory cache: the load's one result.
-    case memoryHit(Image, url: URL, callbackQueue: CallbackQueue?)
+    case memoryHit(Image, url: URL, callbackQueue: CallbackQueue)
     /// The load fails before any cache query (a bad or failed URL); the error names the URL.
-    case failure(WebImageError, url: URL?, callbackQueue: CallbackQueue?)
+    case failure(WebImageError, url: URL?, callbackQueue: CallbackQueue)
     /// The load needs the pipeline.
     case pipeline(PlannedLoad)
 }
 
-/// A load's processed inputs and cache keys, ready for the cache query.
+/// A load's processed inputs, cache keys, cache and loader, ready for the cache query (the rest
+/// is resolved by ``ImageManagerRequest`` only when the memory query misses).
 struct PlannedLoad {
     let url: URL
     let options: WebImageOptions
@@ -145,4 +148,7 @@ struct PlannedLoad {
     let key: String?
     let originalKey: String?
     let transformer: (any ImageTransforming)?
+    let cache: any ImageCaching
+    let loader: any ImageLoading
+    let callbackQueue: CallbackQueue
 }

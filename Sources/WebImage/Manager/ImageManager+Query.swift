@@ -9,15 +9,10 @@ extension ImageManager {
             download(request, cached: nil)
             return
         }
-        // The key already names the thumbnail: the cache must not shrink what it finds again.
-        var queryContext = request.context
-        if queryContext.thumbnailPixelSize != nil || queryContext.preserveAspectRatio != nil {
-            queryContext.thumbnailPixelSize = nil
-            queryContext.preserveAspectRatio = nil
-        }
-        let cacheType = request.context.queryCacheType ?? .all
-        let query = request.cache.queryImage(forKey: request.key, options: request.options, context: queryContext,
-                                             cacheType: cacheType) { [self] found in
+        // The key already names the thumbnail: the query context decodes without shrinking again.
+        let query = request.cache.queryImage(forKey: request.key, options: request.options,
+                                             context: request.queryContext,
+                                             cacheType: request.queryCacheType) { [self] found in
             guard !request.operation.isCancelled else { return }
             if found.image == nil, request.isDerived {
                 queryOriginal(request)
@@ -31,7 +26,7 @@ extension ImageManager {
     /// A thumbnail or transformed key missed: a cached original (decoded as a thumbnail when one is
     /// asked for) is transformed without downloading, ignoring `refreshCached`.
     private func queryOriginal(_ request: ImageManagerRequest) {
-        let cacheType = request.context.originalQueryCacheType ?? .disk
+        let cacheType = request.originalQueryCacheType
         guard cacheType != .none, request.originalKey != nil else {
             download(request, cached: nil)
             return

@@ -9,7 +9,7 @@ extension ImageManager {
     /// The cached copy is current: keep it, note the response's new validators, say nothing more.
     func endUnchangedRefresh(_ request: ImageManagerRequest, validators: HTTPValidators?) {
         if let key = request.originalKey, let validators, !validators.isEmpty {
-            (request.originalCache as? any ImageCacheValidatorStoring)?.setValidators(validators, forKey: key)
+            request.originalCache.setValidators(validators, forKey: key)
         }
         request.operation.endSilently()
     }
@@ -29,10 +29,10 @@ extension ImageManager {
         }
     }
 
-    /// The original's bytes on disk, when its cache is an ``ImageCache`` (a custom cache offers no
-    /// way to read raw bytes; its refreshes then always deliver the downloaded image).
+    /// The original's stored bytes (``ImageCaching/storedData(forKey:)``; a cache that keeps none
+    /// answers nil, and its refreshes then always deliver the downloaded image).
     private func storedOriginalData(_ request: ImageManagerRequest) -> Data? {
-        guard let key = request.originalKey, let cache = request.originalCache as? ImageCache else { return nil }
-        return cache.diskImageData(forKey: key)
+        guard let key = request.originalKey else { return nil }
+        return request.originalCache.storedData(forKey: key)
     }
 }

@@ -50,7 +50,7 @@ extension ImageManager {
     /// The original store: the original under the original key (default: disk only). A thumbnail is not the
     /// original, so only its bytes are stored; bytes read from a cache are not written back.
     private func storeOriginal(_ request: ImageManagerRequest, source: ImageManagerSource, group: DispatchGroup?) {
-        var cacheType = request.context.originalStoreCacheType ?? .disk
+        var cacheType = request.originalStoreCacheType
         if source.cacheType != .none { cacheType = cacheType.removingDisk }
         let image = source.isThumbnail ? nil : source.image
         write(request, image: image, data: source.data, subject: source.image, key: request.originalKey,
@@ -60,7 +60,7 @@ extension ImageManager {
     /// The final store: the final image under the full key (default: memory and disk).
     private func storeFinal(_ request: ImageManagerRequest, source: ImageManagerSource, image: Image, data: Data?,
                             group: DispatchGroup?) {
-        let cacheType = request.context.storeCacheType ?? .all
+        let cacheType = request.storeCacheType
         // Only when the final key is the original's do the validators describe these bytes.
         let validators = request.isDerived ? nil : source.validators
         write(request, image: image, data: data, subject: image, key: request.key, cache: request.cache,
@@ -80,7 +80,7 @@ extension ImageManager {
         cache.storeImage(image, data: data, forKey: key, options: request.options, context: request.context,
                          cacheType: cacheType) { _ in group?.leave() }
         if cacheType.includesDisk, let validators, !validators.isEmpty {
-            (cache as? any ImageCacheValidatorStoring)?.setValidators(validators, forKey: key)
+            cache.setValidators(validators, forKey: key)
         }
     }
 }

@@ -24,8 +24,6 @@ public final class ImageManager: Sendable {
     public let imageCache: any ImageCaching
     /// What loads images unless a request's context names another loader.
     public let imageLoader: any ImageLoading
-    /// ``imageCache`` when it is an ``ImageCache``, whose memory hits the manager answers directly.
-    let defaultImageCache: ImageCache?
 
     private struct Settings {
         var transformer: (any ImageTransforming)?
@@ -44,7 +42,6 @@ public final class ImageManager: Sendable {
     public init(cache: any ImageCaching = ImageCache.shared, loader: any ImageLoading = LoadersManager.shared) {
         imageCache = cache
         imageLoader = loader
-        defaultImageCache = cache as? ImageCache
     }
 
     // MARK: Settings
@@ -110,7 +107,7 @@ public final class ImageManager: Sendable {
                            transformer: (any ImageTransforming)?) -> String? {
         guard var key else { return nil }
         if let size = context.thumbnailPixelSize, !size.isEmpty {
-            key = CacheKey.thumbnailKey(for: key, size: size, preserveAspectRatio: context.preserveAspectRatio ?? true)
+            key = CacheKey.thumbnailKey(for: key, size: size, preserveAspectRatio: context.resolvedPreserveAspectRatio)
         }
         if let transformer {
             key = CacheKey.transformedKey(for: key, transformerKey: transformer.transformerKey)

@@ -1,14 +1,13 @@
 import WebImageCodecs
 import WebImageLoading
 import Foundation
-import Synchronization
 
 /// One ``ImageManager`` load: the cache query and then the loader request behind it
 /// (SDWebImage's `SDWebImageCombinedOperation`).
 ///
 /// It owns the caller's completion, so a load reports exactly one final result however it ends;
 /// ``cancel()`` reports ``WebImageError/Code/cancelled`` at once and drops anything later.
-public final class ImageManagerOperation: ImageLoadCancellable {
+public final class ImageManagerOperation: WebImageOperation {
     /// What the caller is told: a result (`isLast` false when more will follow: partial images, and
     /// the cached image of a `refreshCached` load), or that the load ended with nothing more to say.
     enum Event: Sendable {
@@ -32,17 +31,26 @@ public final class ImageManagerOperation: ImageLoadCancellable {
         }
     }
 
-    private struct State {
-        var cancelled = false
-        var ended = false
-        var cacheOperation: (any ImageCacheOperation)?
-        var loaderOperation: (any ImageLoadCancellable)?
-        var delivery: Receiver?
-        /// The manager whose running set holds this operation, told when it ends.
+    /// The stage in flight: the cache query, then the loader request.
+    enum Stage: Sendable {
+        case cacheQuery(any ImageCacheOperation)
+        case loaderRequest(any ImageLoadCancellable)
+
+        func cancel() {
+            switch self {
+            case .cacheQuery(let operation): operation.cancel()
+            case .loaderRequest(let operation): operation.cancel()
+            }
+        }
+    }
+
+    /// Who hears about the load, and the manager whose running set holds it (told when it ends).
+    struct Listener: Sendable {
+        let receiver: Receiver
         weak var manager: ImageManager?
     }
 
-    private let state: Mutex<State>
+    private let once: ExactlyOnce<Listener, Stage>
     /// The URL being loaded.
     public let url: URL?
     let callbackQueue: CallbackQueue
@@ -50,52 +58,45 @@ public final class ImageManagerOperation: ImageLoadCancellable {
     init(url: URL?, callbackQueue: CallbackQueue, delivery: Receiver) {
         self.url = url
         self.callbackQueue = callbackQueue
-        state = Mutex(State(delivery: delivery))
+        once = ExactlyOnce(Listener(receiver: delivery))
     }
 
     /// An operation that ended before it began: its one result is sent by the caller at once.
     init(finishedWith url: URL?, callbackQueue: CallbackQueue) {
         self.url = url
         self.callbackQueue = callbackQueue
-        state = Mutex(State(ended: true))
+        once = ExactlyOnce(ended: ())
     }
 
     /// True once ``cancel()`` took effect.
-    public var isCancelled: Bool { state.withLock { $0.cancelled } }
+    public var isCancelled: Bool { once.isCancelled }
 
     /// True once the final result has been delivered (or cancellation reported).
-    public var isFinished: Bool { state.withLock { $0.ended } }
+    public var isFinished: Bool { once.isEnded }
 
     /// The cache query in flight; nil once the load has moved on to the loader.
-    public var cacheOperation: (any ImageCacheOperation)? { state.withLock { $0.cacheOperation } }
+    public var cacheOperation: (any ImageCacheOperation)? {
+        if !once.isEnded, case .cacheQuery(let operation) = once.stage { return operation }
+        return nil
+    }
 
-    /// The loader request in flight, once the load reached the loader.
-    public var loaderOperation: (any ImageLoadCancellable)? { state.withLock { $0.loaderOperation } }
+    /// The loader request, once the load reached the loader (kept after it finished).
+    public var loaderOperation: (any ImageLoadCancellable)? {
+        if case .loaderRequest(let operation) = once.stage { return operation }
+        return nil
+    }
 
     /// Stops the load: the cache query and the loader request are cancelled, the caller gets one
     /// result with ``WebImageError/Code/cancelled``, and nothing after it. Idempotent; does nothing
     /// once the load has finished.
     public func cancel() {
-        let taken = state.withLock { state -> (State, Bool) in
-            guard !state.ended else { return (state, false) }
-            let copy = state
-            state.cancelled = true
-            state.ended = true
-            state.cacheOperation = nil
-            state.loaderOperation = nil
-            state.delivery = nil
-            state.manager = nil
-            return (copy, true)
-        }
-        guard taken.1 else { return }
-        let old = taken.0
-        old.cacheOperation?.cancel()
-        old.loaderOperation?.cancel()
-        old.manager?.unregister(self)
-        if let delivery = old.delivery {
+        guard let (listener, stage) = once.cancel() else { return }
+        stage?.cancel()
+        listener?.manager?.unregister(self)
+        if let listener {
             let result = ImageManagerResult.failure(
                 WebImageError(.cancelled, "The image load was cancelled."), url: url)
-            send(result, isLast: true, to: delivery)
+            send(result, isLast: true, to: listener.receiver)
         }
     }
 
@@ -124,63 +125,38 @@ public final class ImageManagerOperation: ImageLoadCancellable {
 
     /// Joins `manager`'s running set; false when the load already ended (nothing to track).
     func attach(to manager: ImageManager) -> Bool {
-        state.withLock { state in
-            guard !state.ended else { return false }
-            state.manager = manager
-            return true
-        }
+        once.updateReceiver { $0.manager = manager }
     }
 
     /// Records the cache query; cancels it at once if the load was cancelled meanwhile.
     func setCacheOperation(_ operation: (any ImageCacheOperation)?) {
-        let cancelled = state.withLock { state -> Bool in
-            if !state.ended { state.cacheOperation = operation }
-            return state.cancelled
-        }
-        if cancelled { operation?.cancel() }
+        if !once.setStage(operation.map(Stage.cacheQuery)) { operation?.cancel() }
     }
 
     /// Records the loader request (the cache step is over); cancels it at once if the load was
     /// cancelled meanwhile.
     func setLoaderOperation(_ operation: (any ImageLoadCancellable)?) {
-        let cancelled = state.withLock { state -> Bool in
-            state.cacheOperation = nil
-            if !state.ended { state.loaderOperation = operation }
-            return state.cancelled
-        }
-        if cancelled { operation?.cancel() }
+        if !once.setStage(operation.map(Stage.loaderRequest)) { operation?.cancel() }
     }
 
     /// Delivers a result more will follow (a partial image, or the cached image before a refresh),
     /// unless the load has ended.
     func deliverIntermediate(_ result: ImageManagerResult) {
-        guard let delivery = state.withLock({ $0.ended ? nil : $0.delivery }) else { return }
-        send(result, isLast: false, to: delivery)
+        guard let listener = once.receiver else { return }
+        send(result, isLast: false, to: listener.receiver)
     }
 
     /// Delivers the final result and ends the load, unless it has already ended.
     func deliverFinal(_ result: ImageManagerResult) {
-        let taken = state.withLock { state -> (Receiver?, ImageManager?)? in
-            guard !state.ended else { return nil }
-            state.ended = true
-            defer { state.delivery = nil; state.manager = nil; state.cacheOperation = nil }
-            return (state.delivery, state.manager)
-        }
-        guard let taken else { return }
-        taken.1?.unregister(self)
-        if let delivery = taken.0 { send(result, isLast: true, to: delivery) }
+        guard let listener = once.end() else { return }
+        listener.manager?.unregister(self)
+        send(result, isLast: true, to: listener.receiver)
     }
 
     /// Ends the load without another result (a `refreshCached` revalidation answered 304).
     func endSilently() {
-        let taken = state.withLock { state -> (Receiver?, ImageManager?)? in
-            guard !state.ended else { return nil }
-            state.ended = true
-            defer { state.delivery = nil; state.manager = nil }
-            return (state.delivery, state.manager)
-        }
-        guard let taken else { return }
-        taken.1?.unregister(self)
-        if let delivery = taken.0 { send(.endedSilently, to: delivery) }
+        guard let listener = once.end() else { return }
+        listener.manager?.unregister(self)
+        send(.endedSilently, to: listener.receiver)
     }
 }

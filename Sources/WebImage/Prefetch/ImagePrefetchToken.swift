@@ -19,17 +19,15 @@ public final class ImagePrefetchToken: Sendable {
     let callbackQueue: CallbackQueue
     private let prefetcher: ImagePrefetcher
 
-    struct State {
-        var finished = 0
-        var skipped = 0
-        var cancelled = false
+    /// The request's blocks, until its last URL finished or it was cancelled.
+    private struct Blocks: Sendable {
         var progress: ImagePrefetchProgress?
         var completed: ImagePrefetchCompletion?
-        /// Loads in flight, by their index in ``urls``.
-        var operations: [Int: ImageManagerOperation] = [:]
     }
 
-    let state: Mutex<State>
+    /// The blocks, and the loads in flight by their index in ``urls``.
+    private let once: ExactlyOnce<Blocks, [Int: ImageManagerOperation]>
+    private let counts = Mutex((finished: 0, skipped: 0))
 
     init(urls: [URL], options: WebImageOptions, context: WebImageContext, callbackQueue: CallbackQueue,
          prefetcher: ImagePrefetcher, progress: ImagePrefetchProgress?, completed: ImagePrefetchCompletion?) {
@@ -38,59 +36,49 @@ public final class ImagePrefetchToken: Sendable {
         self.context = context
         self.callbackQueue = callbackQueue
         self.prefetcher = prefetcher
-        state = Mutex(State(progress: progress, completed: completed))
+        once = ExactlyOnce(Blocks(progress: progress, completed: completed))
     }
 
     /// URLs finished so far (loaded or failed).
-    public var finishedCount: Int { state.withLock { $0.finished } }
+    public var finishedCount: Int { counts.withLock { $0.finished } }
 
     /// URLs that ended without an image so far: failures, and loads that could not load
     /// (a `fromCacheOnly` miss, a download the delegate or the loader declined).
-    public var skippedCount: Int { state.withLock { $0.skipped } }
+    public var skippedCount: Int { counts.withLock { $0.skipped } }
 
     /// True once ``cancel()`` ran.
-    public var isCancelled: Bool { state.withLock { $0.cancelled } }
+    public var isCancelled: Bool { once.isCancelled }
 
     /// Stops this request: queued URLs are dropped, loads in flight are cancelled, and neither the
     /// progress nor the completion block runs again. The request stops counting as running at once.
+    /// Does nothing once every URL has finished.
     public func cancel() {
-        let operations = state.withLock { state -> [ImageManagerOperation] in
-            guard !state.cancelled else { return [] }
-            state.cancelled = true
-            state.progress = nil
-            state.completed = nil
-            defer { state.operations.removeAll() }
-            return Array(state.operations.values)
-        }
+        guard let (_, operations) = once.cancel() else { return }
         prefetcher.remove(self)
-        for operation in operations { operation.cancel() }
+        for operation in (operations ?? [:]).values { operation.cancel() }
     }
 
     /// Keeps `operation` for ``cancel()`` unless it has already ended or the request was cancelled
     /// (then it is cancelled here).
     func track(_ operation: ImageManagerOperation, at index: Int) {
-        let cancelled = state.withLock { state -> Bool in
-            guard !state.cancelled else { return true }
-            if !operation.isFinished { state.operations[index] = operation }
-            return false
+        let kept = once.updateStage { operations in
+            if !operation.isFinished { operations = (operations ?? [:]).merging([index: operation]) { $1 } }
         }
-        if cancelled { operation.cancel() }
+        if !kept { operation.cancel() }
     }
 
     /// Counts one finished URL; returns the counts and blocks to report with, or nil once cancelled.
     func recordFinished(at index: Int, failed: Bool)
         -> (finished: Int, skipped: Int, progress: ImagePrefetchProgress?, completed: ImagePrefetchCompletion?)? {
-        state.withLock { state in
-            state.operations[index] = nil
-            guard !state.cancelled else { return nil }
-            state.finished += 1
-            if failed { state.skipped += 1 }
-            let reported = (state.progress, state.finished == urls.count ? state.completed : nil)
-            if state.finished == urls.count {
-                state.progress = nil
-                state.completed = nil
-            }
-            return (state.finished, state.skipped, reported.0, reported.1)
+        guard once.updateStage({ $0?[index] = nil }) else { return nil }
+        let (finished, skipped) = counts.withLock { counts in
+            counts.finished += 1
+            if failed { counts.skipped += 1 }
+            return counts
         }
+        let last = finished == urls.count
+        // The last URL ends the request (its blocks are taken once); a cancel that won gets nothing.
+        guard let blocks = last ? once.end() : once.receiver else { return nil }
+        return (finished, skipped, blocks.progress, last ? blocks.completed : nil)
     }
 }

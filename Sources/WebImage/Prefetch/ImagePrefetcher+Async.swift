@@ -1,7 +1,6 @@
 import WebImageCodecs
 import WebImageLoading
 import Foundation
-import Synchronization
 
 extension ImagePrefetcher {
     /// Prefetches `urls` and returns when all have finished: how many, and how many were skipped
@@ -10,55 +9,34 @@ extension ImagePrefetcher {
     @discardableResult
     public func prefetch(_ urls: [URL], options: WebImageOptions? = nil,
                          context: WebImageContext? = nil) async -> (finished: Int, skipped: Int) {
-        let waiter = PrefetchWaiter()
-        return await withTaskCancellationHandler {
-            await withCheckedContinuation { continuation in
-                waiter.setContinuation(continuation)
-                let token = prefetchURLs(urls, options: options, context: context,
-                                         completed: { finished, skipped in waiter.resume(finished, skipped) })
-                waiter.setToken(token)
-                if Task.isCancelled { waiter.cancel() }
-            }
-        } onCancel: {
-            waiter.cancel()
+        let counts: PrefetchCounts = await awaitCallback { deliver in
+            let token = prefetchURLs(urls, options: options, context: context,
+                                     completed: { finished, skipped in deliver(PrefetchCounts(finished, skipped)) })
+            // No token: nothing to prefetch, and the completion has run.
+            return token.map { PrefetchCancellation(token: $0, deliver: deliver) }
         }
+        return (counts.finished, counts.skipped)
     }
 }
 
-/// Resumes one ``ImagePrefetcher/prefetch(_:options:context:)`` call exactly once: on completion,
-/// or on task cancellation with the counts reached so far.
-private final class PrefetchWaiter: Sendable {
-    private struct State {
-        var continuation: CheckedContinuation<(finished: Int, skipped: Int), Never>?
-        var token: ImagePrefetchToken?
-        var cancelled = false
+/// A prefetch request's counts, as ``ImagePrefetcher/prefetch(_:options:context:)`` returns them.
+private struct PrefetchCounts: Sendable {
+    let finished: Int
+    let skipped: Int
+    init(_ finished: Int, _ skipped: Int) {
+        self.finished = finished
+        self.skipped = skipped
     }
+}
 
-    private let state = Mutex(State())
-
-    func setContinuation(_ continuation: CheckedContinuation<(finished: Int, skipped: Int), Never>) {
-        state.withLock { $0.continuation = continuation }
-    }
-
-    func setToken(_ token: ImagePrefetchToken?) {
-        let cancelled = state.withLock { state -> Bool in
-            state.token = token
-            return state.cancelled
-        }
-        if cancelled { cancel() }
-    }
-
-    func resume(_ finished: Int, _ skipped: Int) {
-        state.withLock { $0.continuation.take() }?.resume(returning: (finished, skipped))
-    }
+/// Cancels a prefetch request for a cancelled task and answers with the counts reached so far
+/// (the request's completion never runs after a cancel).
+private struct PrefetchCancellation: WebImageOperation {
+    let token: ImagePrefetchToken
+    let deliver: @Sendable (PrefetchCounts) -> Void
 
     func cancel() {
-        let token = state.withLock { state -> ImagePrefetchToken? in
-            state.cancelled = true
-            return state.token
-        }
-        guard let token else { return }
         token.cancel()
-        resume(token.finishedCount, token.skippedCount)
+        deliver(PrefetchCounts(token.finishedCount, token.skippedCount))
     }
 }

@@ -25,7 +25,8 @@ extension ImageCache {
             completion(.none)
             return nil
         }
-        let memoryKey = memoryKey(forKey: key, context: context)
+        let decodeOptions = context.resolvedDecodeOptions(for: options, cacheKey: key)
+        let memoryKey = memoryKey(forKey: key, decodeOptions: decodeOptions)
         let memoryImage = cacheType == .disk ? nil : memoryHit(forKey: memoryKey, options: options)
         if cacheType == .memory || (memoryImage != nil && !options.contains(.queryMemoryData)) {
             completion(ImageCacheQueryResult(image: memoryImage, cacheType: .memory))
@@ -49,7 +50,7 @@ extension ImageCache {
             }
             return token
         }
-        var request = diskQueryKey(key: key, memoryKey: memoryKey, options: options, context: context)
+        var request = diskQueryKey(key: key, memoryKey: memoryKey, decodeOptions: decodeOptions, context: context)
         request.mayUseMemory = cacheType != .disk
         if synchronous {
             let result = onIOQueueSync { performDiskQuery(request, context: context) }
@@ -96,13 +97,13 @@ extension ImageCache {
     static let decodeQueue = DispatchQueue(label: "webimage.imagecache.decode", qos: .userInitiated,
                                            attributes: .concurrent)
 
-    private func diskQueryKey(key: String, memoryKey: String, options: WebImageOptions,
+    private func diskQueryKey(key: String, memoryKey: String, decodeOptions: DecodeOptions,
                               context: WebImageContext) -> ImageCacheDiskQueryKey {
         let coder = context.imageCoder.flatMap { coder in
             type(of: coder) is AnyClass ? ObjectIdentifier(coder as AnyObject) : nil
         }
         return ImageCacheDiskQueryKey(key: key, memoryKey: memoryKey,
-                                      decodeOptions: context.decodeOptions(for: options, cacheKey: key),
+                                      decodeOptions: decodeOptions,
                                       coder: coder, promotes: promotesToMemory(context))
     }
 
@@ -168,8 +169,9 @@ extension ImageCache {
     public func imageFromDiskCache(forKey key: String?, options: WebImageOptions = [],
                                    context: WebImageContext = .none) -> Image? {
         guard let key else { return nil }
-        let request = diskQueryKey(key: key, memoryKey: memoryKey(forKey: key, context: context),
-                                   options: options, context: context)
+        let decodeOptions = context.resolvedDecodeOptions(for: options, cacheKey: key)
+        let request = diskQueryKey(key: key, memoryKey: memoryKey(forKey: key, decodeOptions: decodeOptions),
+                                   decodeOptions: decodeOptions, context: context)
         return onIOQueueSync { performDiskQuery(request, context: context) }.image
     }
 
@@ -177,7 +179,8 @@ extension ImageCache {
     public func imageFromCache(forKey key: String?, options: WebImageOptions = [],
                                context: WebImageContext = .none) -> Image? {
         guard let key else { return nil }
-        if let image = memoryCache.get(forKey: memoryKey(forKey: key, context: context)) {
+        let decodeOptions = context.resolvedDecodeOptions(for: options, cacheKey: key)
+        if let image = memoryCache.get(forKey: memoryKey(forKey: key, decodeOptions: decodeOptions)) {
             return options.contains(.decodeFirstFrameOnly) ? image.firstFrameOnly() : image
         }
         return imageFromDiskCache(forKey: key, options: options, context: context)

@@ -1,17 +1,20 @@
 import WebImageCodecs
 import Foundation
 
-/// A cache that keeps HTTP validators (ETag, Last-Modified) beside its disk entries, so the
-/// manager's `refreshCached` loads can revalidate with a conditional request.
-public protocol ImageCacheValidatorStoring: Sendable {
-    /// The validators stored with the disk entry for `key`, if any.
-    func validators(forKey key: String) -> HTTPValidators?
-    /// Stores `validators` with the disk entry for `key` (after any write already asked for);
-    /// nil removes them.
-    func setValidators(_ validators: HTTPValidators?, forKey key: String)
-}
+/// HTTP validators and stored bytes for `refreshCached`, and the memory fast path: the
+/// manager's requirements of ``ImageCaching`` beyond SDWebImage's protocol.
+extension ImageCache {
+    /// The memory entry for `key` as a query delivers it (first frame only with
+    /// `decodeFirstFrameOnly`); never touches the disk.
+    public func memoryImage(forKey key: String, options: WebImageOptions) -> Image? {
+        memoryHit(forKey: key, options: options)
+    }
 
-extension ImageCache: ImageCacheValidatorStoring {
+    /// The bytes of the disk entry for `key` (or a read-only lookup path); waits for the I/O queue.
+    public func storedData(forKey key: String) -> Data? {
+        diskImageData(forKey: key)
+    }
+
     /// Reads the validators from the entry's extended data (an extended attribute or sidecar).
     public func validators(forKey key: String) -> HTTPValidators? {
         guard let data = onIOQueueSync({ diskCache.extendedData(forKey: key) }) else { return nil }

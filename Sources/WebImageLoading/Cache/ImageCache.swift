@@ -80,15 +80,15 @@ public final class ImageCache: ImageCaching {
     /// Whether a disk hit should be kept in memory: the context's store type allows memory and
     /// the config caches images in memory.
     func promotesToMemory(_ context: WebImageContext) -> Bool {
-        (context.storeCacheType ?? .all).includesMemory && config.shouldCacheImagesInMemory
+        context.resolvedStoreCacheType.includesMemory && config.shouldCacheImagesInMemory
     }
 
-    /// The memory key for a query: the thumbnail key when the context asks for a thumbnail of a
+    /// The memory key for a query: the thumbnail key when the decode makes a thumbnail of a
     /// full-size key, so a thumbnail decoded from full data never lands under the full key.
-    func memoryKey(forKey key: String, context: WebImageContext) -> String {
-        guard let size = context.thumbnailPixelSize, !size.isEmpty, !CacheKey.isThumbnailKey(key) else {
+    func memoryKey(forKey key: String, decodeOptions: DecodeOptions) -> String {
+        guard let size = decodeOptions.thumbnailPixelSize, !size.isEmpty, !CacheKey.isThumbnailKey(key) else {
             return key
         }
-        return CacheKey.thumbnailKey(for: key, size: size, preserveAspectRatio: context.preserveAspectRatio ?? true)
+        return CacheKey.thumbnailKey(for: key, size: size, preserveAspectRatio: decodeOptions.preserveAspectRatio)
     }
 }

@@ -217,9 +217,11 @@ final class DownloadOperation: Sendable {
         }
     }
 
+    /// Queues a result for the caller: a partial image while it waits, then its one final result.
     /// Call with the state lock held.
     func enqueueCompletion(_ handler: DownloadHandler, _ result: ImageLoadResult) {
-        let completion = handler.completion
+        let completion = result.isFinished ? handler.completion.end() : handler.completion.receiver
+        guard let completion else { return }
         callbacks.enqueue { completion(result) }
     }
 

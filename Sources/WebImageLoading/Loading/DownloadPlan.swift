@@ -39,13 +39,23 @@ struct DownloadPlan: Sendable {
     var partialDecodeOptions: DecodeOptions
 }
 
-/// One caller's share of a download: its decode options, priority and callbacks.
+/// One caller's share of a download: its decode options, priority and callbacks. The completion
+/// sits in an ``ExactlyOnce``, so however the download routes its results the caller gets one.
 struct DownloadHandler: Sendable {
     let id: UInt64
     let decodeOptions: DecodeOptions
     let priority: DownloadPriority
     let progress: ImageLoadProgress?
-    let completion: ImageLoadCompletion
+    let completion: ExactlyOnce<ImageLoadCompletion, Never>
+
+    init(id: UInt64, decodeOptions: DecodeOptions, priority: DownloadPriority, progress: ImageLoadProgress?,
+         completion: @escaping ImageLoadCompletion) {
+        self.id = id
+        self.decodeOptions = decodeOptions
+        self.priority = priority
+        self.progress = progress
+        self.completion = ExactlyOnce(completion)
+    }
 }
 
 /// What the HTTP exchange produced.

@@ -9,9 +9,11 @@ enum LoaderDecoding {
         context.imageCoder ?? CodersManager.shared
     }
 
-    /// The decode options one caller's request implies (the URL string stands in for the cache key).
+    /// The decode options one caller's request implies: the manager's resolved ones, else derived
+    /// from the cache key the context's key filter gives `url` (as SDWebImage's loaders do), so a
+    /// downloaded image and the same image read back from disk get the same scale.
     static func decodeOptions(url: URL, options: WebImageOptions, context: WebImageContext) -> DecodeOptions {
-        context.decodeOptions(for: options, cacheKey: url.absoluteString)
+        context.resolvedDecodeOptions(for: options, cacheKey: context.cacheKey(for: url))
     }
 
     /// Decodes `data`, turning every failure into a ``WebImageError`` that names `url`.

@@ -1,12 +1,6 @@
 import WebImageCodecs
 import Foundation
 
-/// Something that can be cancelled: a cache query in flight (SDWebImage's `SDWebImageOperation`).
-public protocol ImageCacheOperation: Sendable {
-    /// Stops the work: the completion runs once with nothing, and no later result is delivered.
-    func cancel()
-}
-
 /// What a cache query found: the image, the stored bytes when they were read, and where it was.
 public struct ImageCacheQueryResult: Sendable {
     /// The image, nil on a miss.
@@ -57,6 +51,38 @@ public protocol ImageCaching: AnyObject, Sendable {
 
     /// Empties the caches `cacheType` names.
     func clear(cacheType: ImageCacheType, completion: (@Sendable () -> Void)?)
+
+    // MARK: What the manager asks beyond SDWebImage's protocol (each has a default)
+
+    /// The image in memory for `key` as a query with `options` would deliver a memory hit,
+    /// answered synchronously; nil when it is not in memory or the cache cannot tell without a
+    /// query. The manager answers memory hits through it without starting the pipeline.
+    /// Default: nil (every load runs a query).
+    func memoryImage(forKey key: String, options: WebImageOptions) -> Image?
+
+    /// The encoded bytes stored for `key`, nil when there are none. A `refreshCached` load
+    /// compares them with a full answer from an origin without validators: the same bytes mean
+    /// nothing changed. Default: nil (such a refresh always delivers the downloaded image).
+    func storedData(forKey key: String) -> Data?
+
+    /// The HTTP validators (ETag, Last-Modified) stored with the entry for `key`, which a
+    /// `refreshCached` load sends as a conditional request. Default: nil.
+    func validators(forKey key: String) -> HTTPValidators?
+
+    /// Stores `validators` with the entry for `key`, after the writes already asked for; nil
+    /// removes them. Default: does nothing.
+    func setValidators(_ validators: HTTPValidators?, forKey key: String)
+}
+
+extension ImageCaching {
+    /// No synchronous memory answer: the manager runs a query.
+    public func memoryImage(forKey key: String, options: WebImageOptions) -> Image? { nil }
+    /// No stored bytes to compare.
+    public func storedData(forKey key: String) -> Data? { nil }
+    /// No stored validators.
+    public func validators(forKey key: String) -> HTTPValidators? { nil }
+    /// Validators are not kept.
+    public func setValidators(_ validators: HTTPValidators?, forKey key: String) {}
 }
 
 extension ImageCaching {
@@ -64,15 +90,8 @@ extension ImageCaching {
     public func queryImage(forKey key: String?, options: WebImageOptions = [],
                            context: WebImageContext = .none,
                            cacheType: ImageCacheType = .all) async -> ImageCacheQueryResult {
-        let handle = ImageCacheCancellationHandle()
-        return await withTaskCancellationHandler {
-            await withCheckedContinuation { continuation in
-                let operation = queryImage(forKey: key, options: options, context: context,
-                                           cacheType: cacheType) { continuation.resume(returning: $0) }
-                handle.attach(operation)
-            }
-        } onCancel: {
-            handle.cancel()
+        await awaitCallback { deliver in
+            queryImage(forKey: key, options: options, context: context, cacheType: cacheType, completion: deliver)
         }
     }
 
@@ -81,31 +100,35 @@ extension ImageCaching {
     public func storeImage(_ image: Image?, data: Data? = nil, forKey key: String?,
                            options: WebImageOptions = [], context: WebImageContext = .none,
                            cacheType: ImageCacheType = .all) async throws(WebImageError) {
-        let error: WebImageError? = await withCheckedContinuation { continuation in
+        let error: WebImageError? = await awaitCallback { deliver in
             storeImage(image, data: data, forKey: key, options: options, context: context,
-                       cacheType: cacheType) { continuation.resume(returning: $0) }
+                       cacheType: cacheType, completion: deliver)
+            return nil
         }
         if let error { throw error }
     }
 
     /// Removes the entry for `key`, returning once it is gone.
     public func removeImage(forKey key: String?, cacheType: ImageCacheType = .all) async {
-        await withCheckedContinuation { continuation in
-            removeImage(forKey: key, cacheType: cacheType) { continuation.resume() }
+        await awaitCallback { deliver in
+            removeImage(forKey: key, cacheType: cacheType) { deliver(()) }
+            return nil
         }
     }
 
     /// Where `key` is cached.
     public func containsImage(forKey key: String?, cacheType: ImageCacheType = .all) async -> ImageCacheType {
-        await withCheckedContinuation { continuation in
-            containsImage(forKey: key, cacheType: cacheType) { continuation.resume(returning: $0) }
+        await awaitCallback { deliver in
+            containsImage(forKey: key, cacheType: cacheType, completion: deliver)
+            return nil
         }
     }
 
     /// Empties the caches `cacheType` names, returning once they are empty.
     public func clear(cacheType: ImageCacheType) async {
-        await withCheckedContinuation { continuation in
-            clear(cacheType: cacheType) { continuation.resume() }
+        await awaitCallback { deliver in
+            clear(cacheType: cacheType) { deliver(()) }
+            return nil
         }
     }
 }

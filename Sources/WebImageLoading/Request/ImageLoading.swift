@@ -31,17 +31,9 @@ public protocol ImageLoading: Sendable {
     func shouldBlockFailedURL(_ url: URL, error: any Error) -> Bool
 }
 
-/// A handle on one caller's request; ``cancel()`` ends that caller's load with ``WebImageError/Code/cancelled``.
-public protocol ImageLoadCancellable: AnyObject, Sendable {
-    /// Cancels this caller's load; calling it again, or after completion, does nothing.
-    func cancel()
-}
-
 extension ImageLoading {
-    /// The default block rule: only an invalid URL and bad image data block; HTTP status errors,
-    /// timeouts, connection and TLS failures, size limits, redirect loops and cancellation do not.
-    /// SDWebImage's downloader treats its own two codes the same, but also blocks every URLSession
-    /// error outside a short transient list, which includes TLS failures and redirect loops.
+    /// The default block rule, ``ImageLoadBlockRule/shouldBlock(_:)``: failures that would
+    /// repeat on the next try block the URL; transient ones do not.
     public func shouldBlockFailedURL(_ url: URL, error: any Error) -> Bool {
         ImageLoadBlockRule.shouldBlock(error)
     }
@@ -50,30 +42,33 @@ extension ImageLoading {
     /// cancels the request. Throws the load's ``WebImageError``.
     public func loadImage(_ url: URL, options: WebImageOptions = [], context: WebImageContext = .none,
                           progress: ImageLoadProgress? = nil) async throws -> ImageLoadResult {
-        let box = CancellableBox()
-        return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<ImageLoadResult, any Error>) in
-                let token = requestImage(with: url, options: options, context: context, progress: progress) { result in
-                    guard result.isFinished else { return }
-                    if let error = result.error {
-                        continuation.resume(throwing: error)
-                    } else {
-                        continuation.resume(returning: result)
-                    }
-                }
-                box.set(token)
+        let result: ImageLoadResult = await awaitCallback { deliver in
+            requestImage(with: url, options: options, context: context, progress: progress) { result in
+                if result.isFinished { deliver(result) }
             }
-        } onCancel: {
-            box.cancel()
         }
+        if let error = result.error { throw error }
+        return result
     }
 }
 
-/// The block rule shared by the built-in loaders.
+/// The block rule shared by the built-in loaders, SDWebImage's intent per error code: a failure
+/// that would repeat on the next try puts the URL on the manager's failed-URL list; a transient or
+/// request-specific one does not.
+///
+/// | blocks | codes |
+/// | --- | --- |
+/// | yes | 1000 invalidURL, 1001 badImageData, 1005 unsupportedFormat (the bytes cannot be decoded), 2006 tooManyRedirects, 2009 tlsFailure (SDWebImage blocks every network error outside its transient list) |
+/// | no | 2001 invalidDownloadStatusCode (a 404 or 500 may be fixed), 2002 cancelled, 2007 timedOut and 2008 connectionFailed (SDWebImage's transient network errors), 1004 imageTooLarge and 2005 responseTooLarge (another request's limits or thumbnail size may succeed), 2000, 2003, 2004, 1002, 1006, 3000, 3001, and errors of other types |
 public enum ImageLoadBlockRule {
-    /// True for ``WebImageError/Code/invalidURL`` and ``WebImageError/Code/badImageData``.
+    /// The codes that block: a failure that would repeat on the next try.
+    public static let blockingCodes: Set<WebImageError.Code> = [
+        .invalidURL, .badImageData, .unsupportedFormat, .tooManyRedirects, .tlsFailure,
+    ]
+
+    /// True when `error` is a ``WebImageError`` whose code is in ``blockingCodes``.
     public static func shouldBlock(_ error: any Error) -> Bool {
         guard let error = error as? WebImageError else { return false }
-        return error.code == .invalidURL || error.code == .badImageData
+        return blockingCodes.contains(error.code)
     }
 }

@@ -54,6 +54,7 @@ public struct WebImageContext: Sendable {
         var responseModifier: DownloadResponseModifier? = nil
         var decryptor: DownloadDecryptor? = nil
         var validators: HTTPValidators? = nil
+        var decodeOptions: DecodeOptions? = nil
 
         init() {}
 
@@ -84,6 +85,7 @@ public struct WebImageContext: Sendable {
             copy.responseModifier = responseModifier
             copy.decryptor = decryptor
             copy.validators = validators
+            copy.decodeOptions = decodeOptions
             return copy
         }
     }
@@ -227,6 +229,13 @@ public struct WebImageContext: Sendable {
         get { storage.validators }
         set { mutableStorage().validators = newValue }
     }
+    /// The exact decode options for this request. When set, the thumbnail, scale, byte-budget and
+    /// limit fields are not consulted: the manager sets it once per load (derived from the
+    /// filtered cache key) so that its cache and its loader decode the same bytes alike.
+    public var decodeOptions: DecodeOptions? {
+        get { storage.decodeOptions }
+        set { mutableStorage().decodeOptions = newValue }
+    }
 
     /// A context with any of its settings; nil leaves a setting at its default.
     public init(imageCoder: (any ImageCoding)? = nil, thumbnailPixelSize: PixelSize? = nil,
@@ -260,28 +269,6 @@ public struct WebImageContext: Sendable {
 
     /// An empty context: every default.
     public static let none = WebImageContext()
-
-    /// The decode options this request implies for data stored under `cacheKey`, SDWebImage's rules:
-    /// first frame only from the option; scale from the context (values < 1 ignored) or the key;
-    /// the byte budget from the context, else the default one with `scaleDownLargeImages`.
-    public func decodeOptions(for options: WebImageOptions, cacheKey: String?) -> DecodeOptions {
-        var decode = DecodeOptions()
-        decode.firstFrameOnly = options.contains(.decodeFirstFrameOnly)
-        if let scale = scaleFactor, scale >= 1 {
-            decode.scaleFactor = scale
-        } else {
-            decode.scaleFactor = ImageSizing.scaleFactor(forKey: cacheKey)
-        }
-        decode.thumbnailPixelSize = thumbnailPixelSize
-        decode.preserveAspectRatio = preserveAspectRatio ?? true
-        if let limit = scaleDownLimitBytes {
-            decode.scaleDownLimitBytes = limit
-        } else if options.contains(.scaleDownLargeImages) {
-            decode.scaleDownLimitBytes = DecodeOptions.defaultScaleDownLimitBytes
-        }
-        if let decodeLimits { decode.limits = decodeLimits }
-        return decode
-    }
 }
 
 extension DecodeOptions {
