@@ -13,18 +13,12 @@ build: install-deps
 release: install-deps
 	$(SWIFT) build -c release --product webimage
 
-# Passes: the CPU-heavy suites (codecs, caches, transforms, stress) first, then the suites that
-# talk to loopback origins with short timeouts, so a busy thread pool cannot starve their timers.
-NETWORK_SUITES = Download|FaultMatrix|Manager|Prefetch|ImageTarget|CLI|Readme|Loader|PipelineSpeed
-
-# A third pass runs the suites that assert how long something takes, alone.
-TIMING_SUITES = DownloadTimeoutTests
-
+# One pass: the manager, prefetcher and binding suites run on an in-memory scripted loader, the
+# loading suites' loopback origin serves on its own event loop, and every test waits for events
+# rather than for time, so nothing needs a pass of its own.
 test: install-deps
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build --skip '$(NETWORK_SUITES)'
-	$(SWIFT) test --skip-build --filter '$(NETWORK_SUITES)' --skip '$(TIMING_SUITES)'
-	$(SWIFT) test --skip-build --filter '$(TIMING_SUITES)'
+	$(SWIFT) test --skip-build
 
 # The whole suite under ThreadSanitizer / AddressSanitizer, each in its own scratch folder so the
 # instrumented build never replaces the normal one. Slow (see docs/RELIABILITY.md); runs under nice.
@@ -39,24 +33,17 @@ TSAN_BUILD = --sanitize=thread -Xswiftc -DWEBIMAGE_TSAN --scratch-path .build-ts
 
 tsan: install-deps
 	nice -n $(SANITIZER_NICE) $(SWIFT) build --build-tests $(TSAN_BUILD)
-	WEBIMAGE_SANITIZER=thread nice -n $(SANITIZER_NICE) $(SWIFT) test --skip-build $(TSAN_BUILD) --skip '$(NETWORK_SUITES)'
-	WEBIMAGE_SANITIZER=thread nice -n $(SANITIZER_NICE) $(SWIFT) test --skip-build $(TSAN_BUILD) --filter '$(NETWORK_SUITES)' --skip '$(TIMING_SUITES)'
-	WEBIMAGE_SANITIZER=thread nice -n $(SANITIZER_NICE) $(SWIFT) test --skip-build $(TSAN_BUILD) --filter '$(TIMING_SUITES)'
+	WEBIMAGE_SANITIZER=thread nice -n $(SANITIZER_NICE) $(SWIFT) test --skip-build $(TSAN_BUILD)
 
-# Under ASan the CLI suites get a pass of their own: each test spawns an instrumented child that
-# talks to an origin in the (instrumented) test process. LeakSanitizer checks every process at exit;
+# LeakSanitizer checks every process at exit (the CLI suites' instrumented children too);
 # Tests/lsan-suppressions.txt lists the toolchain's false positives, each with its reason.
 ASAN_BUILD = --sanitize=address --scratch-path .build-asan
 ASAN_RUN = WEBIMAGE_SANITIZER=address SWIFT_BACKTRACE=enable=no \
 	LSAN_OPTIONS=suppressions=$(CURDIR)/Tests/lsan-suppressions.txt nice -n $(SANITIZER_NICE) $(SWIFT) test --skip-build $(ASAN_BUILD)
-CLI_SUITES = CLI
 
 asan: install-deps
 	nice -n $(SANITIZER_NICE) $(SWIFT) build --build-tests $(ASAN_BUILD)
-	$(ASAN_RUN) --skip '$(NETWORK_SUITES)'
-	$(ASAN_RUN) --filter '$(NETWORK_SUITES)' --skip '$(TIMING_SUITES)|$(CLI_SUITES)'
-	$(ASAN_RUN) --filter '$(CLI_SUITES)'
-	$(ASAN_RUN) --filter '$(TIMING_SUITES)'
+	$(ASAN_RUN)
 
 demo: release
 	$(RELEASE_BIN) demo

@@ -39,12 +39,14 @@ struct CLILoadFlagTests {
     }
 
     /// Every route holds its body until the gate opens, so the loads pile up at the origin: it
-    /// sees exactly `cap` requests at once, never more, until the gate opens.
+    /// sees `cap` requests at once, and — counted from a request's arrival to just before its
+    /// response's last write, so a next request can never overlap the count of the one it follows —
+    /// never more over the whole run. (A CLI that ignored the flag starts its extra requests with
+    /// the first ones, before any body can be released.)
     private func expectConcurrencyCap(_ cap: Int, command: [String], paths: [String],
                                       origin: TestOrigin, gate: TestGate) async throws {
         async let finished = CLIProcess.run(command)
-        #expect(await waitUntil { origin.stats.inFlight == cap }, "never reached \(cap) at once")
-        try await Task.sleep(for: .milliseconds(300))  // room for an extra request to show up
+        await origin.wait("\(cap) requests at once") { $0.inFlight == cap }
         #expect(origin.stats.maxInFlight == cap)
         #expect(origin.stats.requests.count == cap)
         gate.open()

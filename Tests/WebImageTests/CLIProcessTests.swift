@@ -37,10 +37,11 @@ enum CLIProcess {
         for (name, value) in overrides { environment[name] = value }
         let child = try ChildProcess(executable.path, arguments, environment: environment,
                                      stdout: .file(outPath), stderr: .file(errPath))
-        let watchdog = Task {
-            try await Task.sleep(for: timeout)
-            child.send(SIGTERM)
-        }
+        // A watchdog, not a wait: a child still running after `timeout` is stopped (on a dispatch
+        // timer, so a busy cooperative pool cannot delay it).
+        let watchdog = DispatchWorkItem { child.send(SIGTERM) }
+        DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(timeout.nanosecondCount)),
+                                          execute: watchdog)
         defer { watchdog.cancel() }
         let termination = await offThePool { child.wait() }
         return CLIRun(status: termination.status,

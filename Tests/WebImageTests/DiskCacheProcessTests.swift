@@ -38,6 +38,7 @@ struct DiskCacheProcessTests {
             ])
             let ready = await offThePool { worker.readAvailableStdout() }  // "ready" (or exit)
             #expect(String(decoding: ready, as: UTF8.self).contains(DiskCacheWorkerProtocol.readyLine))
+            // The behaviour under test: the writer is killed at an arbitrary moment of its writes.
             usleep(UInt32.random(in: 20_000...150_000))
             worker.send(SIGKILL)
             #expect(await offThePool { worker.wait() } == .signaled(SIGKILL))

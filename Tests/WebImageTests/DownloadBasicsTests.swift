@@ -126,7 +126,7 @@ struct DownloadBasicsTests {
             let token = try #require(downloader.requestImage(with: origin.url("/r.img"), options: [], context: context,
                                                              progress: nil, completion: recorder.completion)
                 as? ImageDownloadToken)
-            #expect(await waitUntil { recorder.finals.count == 1 })
+            await recorder.waitForFinal()
             #expect(recorder.finals[0].error?.code == .invalidDownloadStatusCode)
             #expect(recorder.finals[0].error?.httpStatus == 404)
             #expect(token.response?.headers[header: "Foo"] == "Bar")
@@ -212,7 +212,7 @@ struct DownloadBasicsTests {
             let token = try #require(downloader.requestImage(with: origin.url("/m.img"), options: [],
                                                              context: .testing(coder), progress: nil,
                                                              completion: recorder.completion) as? ImageDownloadToken)
-            #expect(await waitUntil { recorder.finals.count == 1 })
+            await recorder.waitForFinal()
             let metrics = token.metrics
             #expect(metrics.startedAt != nil && metrics.responseAt != nil && metrics.firstByteAt != nil)
             #expect(metrics.endedAt != nil)

@@ -35,7 +35,7 @@ struct DownloadCookieAndTLSTests {
         // The handshake fails at once; a generous timeout keeps a loaded machine (or an instrumented
         // run, ten times slower) from turning it into a timeout.
         var config = DownloaderConfig()
-        config.downloadTimeout = 10 * SanitizerRun.slowdown
+        config.downloadTimeout = TestTimeout.download
         try await withOriginAndDownloader(config) { origin, downloader in
             origin.setRoute("/a.img", .data(TestImageCoder.encode(width: 1, height: 1)))
             let url = URL(string: "https://127.0.0.1:\(origin.port)/a.img")!

@@ -37,13 +37,12 @@ struct DownloadFailureTests {
         let closed = try await TestOrigin.start()
         let url = closed.url("/nobody.img")
         await closed.stop()
-        // With the default 15 s timeout, a refused connection must fail at once, not retry until then.
+        // A refused connection fails as such, at once: retrying until the timeout would end in
+        // `timedOut` instead (the error, not a clock, tells them apart).
         try await withDownloader(DownloaderConfig()) { downloader in
-            let start = ContinuousClock.now
             let error = await expectError(downloader, url)
             #expect(error?.code == .connectionFailed)
             #expect(error?.url == url)
-            #expect(ContinuousClock.now - start < .seconds(10))
         }
     }
 
@@ -88,7 +87,7 @@ struct DownloadFailureTests {
             let token = try #require(downloader.requestImage(with: origin.url("/r1"), options: [],
                                                              context: .testing(coder), progress: nil,
                                                              completion: recorder.completion) as? ImageDownloadToken)
-            #expect(await waitUntil { !recorder.finals.isEmpty })
+            await recorder.waitForFinal()
             #expect(recorder.finals.first?.image != nil)
             #expect(recorder.finals.first?.response?.url == origin.url("/final.img"))
             #expect(token.metrics.redirectCount == 3)
@@ -194,7 +193,7 @@ struct DownloadFailureTests {
             let recorder = LoadRecorder()
             downloader.requestImage(with: origin.url("/cond.img"), options: [], context: context, progress: nil,
                                     completion: recorder.completion)
-            #expect(await waitUntil { !recorder.finals.isEmpty })
+            await recorder.waitForFinal()
             let result = recorder.finals[0]
             #expect(result.error?.code == .cacheNotModified)
             #expect(result.response?.statusCode == 304)
@@ -207,7 +206,7 @@ struct DownloadFailureTests {
             let recorderByDate = LoadRecorder()
             downloader.requestImage(with: origin.url("/cond.img"), options: [], context: context, progress: nil,
                                     completion: recorderByDate.completion)
-            #expect(await waitUntil { !recorderByDate.finals.isEmpty })
+            await recorderByDate.waitForFinal()
             let byDate = recorderByDate.finals[0]
             #expect(byDate.error?.code == .cacheNotModified)
             #expect(byDate.response?.validators == HTTPValidators(etag: "\"v3\"", lastModified: newDate))

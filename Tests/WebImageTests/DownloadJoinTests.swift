@@ -34,11 +34,12 @@ struct DownloadJoinTests {
             secondContext.responseModifier = DownloadResponseModifier { _ in nil }
 
             let (first, _) = request(downloader, origin.url("/first.img"), context: firstContext)
-            #expect(await waitUntil { origin.requestCount("/first.img") == 1 })
+            await origin.waitForRequest("/first.img")
             let (second, secondToken) = request(downloader, origin.url("/first.img"), context: secondContext)
             #expect(secondToken?.request.headers[header: "X-Caller"] == "first")
             gate.open()
-            #expect(await waitUntil { !first.finals.isEmpty && !second.finals.isEmpty })
+            await first.waitForFinal()
+            await second.waitForFinal()
 
             #expect(first.finals.first?.image?.pixelSize == PixelSize(width: 12, height: 6))
             #expect(second.finals.first?.image?.pixelSize == PixelSize(width: 12, height: 6))
@@ -68,7 +69,7 @@ struct DownloadJoinTests {
         route.etag = "\"v2\""
         origin.setRoute("/cond.img", route)
         let (blocker, _) = request(downloader, origin.url("/blocker.img"), context: .testing(coder))
-        #expect(await waitUntil { origin.requestCount("/blocker.img") == 1 })
+        await origin.waitForRequest("/blocker.img")
         return (gate, blocker)
     }
 
@@ -84,7 +85,7 @@ struct DownloadJoinTests {
             // The plain caller did not join the queued conditional download: it has its own.
             #expect(downloader.currentDownloadCount == 3)
             gate.open()
-            #expect(await waitUntil { [blocker, refresh, plain].allSatisfy { !$0.finals.isEmpty } })
+            await waitForFinals([blocker, refresh, plain])
 
             #expect(refresh.finals.first?.error?.code == .cacheNotModified)
             #expect(plain.finals.first?.error == nil)
@@ -107,7 +108,7 @@ struct DownloadJoinTests {
             let recorders = [same, same, other].map { request(downloader, origin.url("/cond.img"), context: $0).0 }
             #expect(downloader.currentDownloadCount == 3, "blocker, the shared \"v2\" download, the \"v1\" one")
             gate.open()
-            #expect(await waitUntil { recorders.allSatisfy { !$0.finals.isEmpty } })
+            await waitForFinals(recorders)
 
             #expect(recorders[0].finals.first?.error?.code == .cacheNotModified)
             #expect(recorders[1].finals.first?.error?.code == .cacheNotModified)

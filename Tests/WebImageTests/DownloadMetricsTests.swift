@@ -63,13 +63,13 @@ struct DownloadMetricsTests {
             let sharers = (0..<3).map { _ in LoadRecorder() }
             downloader.requestImage(with: origin.url("/shared.img"), options: [], context: .testing(coder),
                                     progress: nil, completion: sharers[0].completion)
-            #expect(await waitUntil { origin.requestCount("/shared.img") == 1 })
+            await origin.waitForRequest("/shared.img")
             for recorder in sharers.dropFirst() {
                 downloader.requestImage(with: origin.url("/shared.img"), options: [], context: .testing(coder),
                                         progress: nil, completion: recorder.completion)
             }
             gate.open()
-            #expect(await waitUntil { sharers.allSatisfy { !$0.finals.isEmpty } })
+            await waitForFinals(sharers)
             _ = try await downloader.loadImage(origin.url("/plain.img"), context: .testing(coder))
             await #expect(throws: WebImageError.self) {
                 try await downloader.loadImage(origin.url("/missing.img"), context: .testing(coder))
@@ -77,21 +77,18 @@ struct DownloadMetricsTests {
             let stalled = LoadRecorder()
             let token = downloader.requestImage(with: origin.url("/stall.img"), options: [], context: .testing(coder),
                                                 progress: nil, completion: stalled.completion)
-            #expect(await waitUntil { origin.requestCount("/stall.img") == 1 })
+            await origin.waitForRequest("/stall.img")
             token?.cancel()
-            #expect(await waitUntil { !stalled.finals.isEmpty })
+            await stalled.waitForFinal()
         }
-        // Some counters are bumped just after the callbacks run: wait for them.
+        // Every counter and timer is bumped before the callback it belongs to runs (or, for the
+        // cancel, inside `cancel()`), so all of them are in place now.
         let expected: [(String, (Snapshot) -> Int64, Int64)] = [
             ("started", \.started, 4), ("completed", \.completed, 2), ("failed 404", \.failed404, 1),
             ("coalesced", \.coalesced, 2), ("cancelled", \.cancelled, 1),
             ("bytes", \.bytes, Int64(2 * picture.count)),
             ("durations", { Int64($0.durations) }, 2), ("queue waits", { Int64($0.queueWaits) }, 2),
         ]
-        #expect(await waitUntil {
-            let now = Snapshot()
-            return expected.allSatisfy { $0.1(now) - $0.1(before) >= $0.2 }
-        })
         let after = Snapshot()
         for (name, value, least) in expected {
             #expect(value(after) - value(before) >= least, "\(name): \(value(before)) → \(value(after))")

@@ -19,6 +19,10 @@ final class CountingProgressiveCoder: ProgressiveImageCoding {
 
     let base = TestImageCoder()
     let record = Mutex(Record())
+    /// Opens when the first partial decode is held.
+    let held = TestGate()
+    /// Counts partial decodes as they start.
+    let updates = Counter()
     private let release = DispatchSemaphore(value: 0)
     private let holdFirst: Bool
 
@@ -41,7 +45,7 @@ final class CountingProgressiveCoder: ProgressiveImageCoding {
 
     /// Called at the start of a partial decode; true when this one must wait for the release.
     fileprivate func enter(length: Int) -> Bool {
-        record.withLock { record in
+        let hold = record.withLock { record in
             record.active += 1
             record.maxActive = max(record.maxActive, record.active)
             record.updateLengths.append(length)
@@ -49,6 +53,9 @@ final class CountingProgressiveCoder: ProgressiveImageCoding {
             if hold { record.holding = true }
             return hold
         }
+        if hold { held.open() }
+        updates.increment()
+        return hold
     }
 
     fileprivate func leave(held: Bool) {
@@ -84,34 +91,47 @@ final class CountingProgressiveCoder: ProgressiveImageCoding {
 @Suite("Download progressive images: one partial decode at a time")
 struct DownloadPartialDecodeTests {
     @Test func atMostOnePartialDecodeRunsAndTheNewestBodyIsDecodedNext() async throws {
-        // 16 KB in 80-byte pieces every 5 ms: the body takes about a second to arrive.
+        // 16 KB: 80-byte pieces up to 6,000 bytes, each sent once the client has reported the one
+        // before, then a pause until the test lets the rest go.
         let picture = TestImageCoder.encode(width: 64, height: 64)
+        let pauseAt = 6_000
         let coder = CountingProgressiveCoder(holdFirst: true)
         try await withOriginAndDownloader { origin, downloader in
-            origin.setRoute("/trickle.img", .data(picture, mode: .trickle(chunk: 80, interval: .milliseconds(5))))
+            let pieces = AcknowledgedSteps(at: Array(stride(from: 80, to: pauseAt, by: 80)))
+            let rest = TestGate()
+            origin.setRoute("/trickle.img", .data(picture, mode: .stepped(pieces.steps + [BodyStep(through: pauseAt, gate: rest)])))
             let recorder = LoadRecorder()
+            let record = recorder.progressHandler
             downloader.requestImage(with: origin.url("/trickle.img"), options: .progressiveLoad,
-                                    context: WebImageContext(imageCoder: coder), progress: recorder.progressHandler,
-                                    completion: recorder.completion)
-            defer { coder.releaseHeldDecode() } // never leave a decode thread parked if the test stops early
-            // The first partial decode is held; the body keeps arriving meanwhile.
-            #expect(await waitUntil { coder.record.withLock { $0.holding } })
-            let heldAt = try #require(coder.record.withLock { $0.updateLengths.first })
-            #expect(await waitUntil { (recorder.progress.last?.0 ?? 0) >= Int64(heldAt + 2_000) })
-            // A starved test thread may see the whole body arrive first; then no partial follows.
-            let bodyEndedWhileHeld = !recorder.finals.isEmpty
-            coder.releaseHeldDecode()
-            #expect(await waitUntil { !recorder.finals.isEmpty })
-
-            let record = coder.record.withLock { $0 }
-            #expect(record.maxActive == 1)
-            if !bodyEndedWhileHeld {
-                // The decode after the held one got the newest body, not the next chunk in line:
-                // the 25-odd chunks that arrived meanwhile collapsed into one body.
-                #expect(record.updateLengths.count >= 2)
-                #expect(record.updateLengths.dropFirst().first.map { $0 >= heldAt + 2_000 } == true)
+                                    context: WebImageContext(imageCoder: coder),
+                                    progress: { received, expected, url in
+                                        record(received, expected, url)
+                                        pieces.acknowledge(received)
+                                    }, completion: recorder.completion)
+            defer {
+                // Never leave a decode thread parked or the origin waiting if the test stops early.
+                coder.releaseHeldDecode()
+                rest.open()
             }
-            #expect(zip(record.updateLengths, record.updateLengths.dropFirst()).allSatisfy { $0 < $1 })
+            // The first partial decode is held; the body keeps arriving meanwhile, piece by piece.
+            await coder.held.wait("the first partial decode to be held")
+            let heldAt = try #require(coder.record.withLock { $0.updateLengths.first })
+            #expect(heldAt < 4_000)
+            await recorder.waitForProgress(Int64(pauseAt))
+            #expect(recorder.finals.isEmpty)
+            #expect(coder.updates.value == 1, "no second partial decode while the first runs")
+            coder.releaseHeldDecode()
+            await coder.updates.wait(for: 2, "the next partial decode")
+            rest.open()
+            await recorder.waitForFinal()
+
+            let decodes = coder.record.withLock { $0 }
+            #expect(decodes.maxActive == 1)
+            // The decode after the held one got the newest body, not the next piece in line: the
+            // seventy-odd pieces that arrived meanwhile collapsed into one body.
+            #expect(decodes.updateLengths.count >= 2)
+            #expect(decodes.updateLengths.dropFirst().first.map { $0 >= heldAt + 2_000 } == true)
+            #expect(zip(decodes.updateLengths, decodes.updateLengths.dropFirst()).allSatisfy { $0 < $1 })
             #expect(recorder.finals.first?.image?.pixelSize == PixelSize(width: 64, height: 64))
             #expect(recorder.results.last?.isFinished == true)
             #expect(!recorder.partials.isEmpty)

@@ -13,7 +13,7 @@ struct DownloadTLSOriginTests {
     /// A generous timeout: the handshake fails at once, but a loaded machine must not turn it into a timeout.
     private static func config(allowInvalid: Bool = false) -> DownloaderConfig {
         var config = DownloaderConfig()
-        config.downloadTimeout = 10 * SanitizerRun.slowdown
+        config.downloadTimeout = TestTimeout.download
         config.allowInvalidSSLCertificates = allowInvalid
         return config
     }
@@ -91,16 +91,16 @@ struct DownloadTLSOriginTests {
                 let insecure = LoadRecorder(), verified = LoadRecorder()
                 downloader.requestImage(with: origin.url("/held.img"), options: [.allowInvalidSSLCertificates],
                                         context: .testing(coder), progress: nil, completion: insecure.completion)
-                #expect(await waitUntil { origin.requestCount("/held.img") == 1 })
+                await origin.waitForRequest("/held.img")
                 // The insecure download is running; a verifying caller of the same URL gets its own.
                 downloader.requestImage(with: origin.url("/held.img"), options: [], context: .testing(coder),
                                         progress: nil, completion: verified.completion)
-                #expect(await waitUntil { !verified.finals.isEmpty })
+                await verified.waitForFinal()
                 #expect(verified.finals.first?.error?.code == .tlsFailure)
                 #expect(verified.finals.first?.image == nil)
                 #expect(insecure.finals.isEmpty)
                 gate.open()
-                #expect(await waitUntil { !insecure.finals.isEmpty })
+                await insecure.waitForFinal()
                 #expect(insecure.finals.first?.image?.pixelSize == PixelSize(width: 8, height: 4))
                 #expect(origin.requestCount("/held.img") == 1)
             }

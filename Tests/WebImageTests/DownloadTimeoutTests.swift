@@ -5,9 +5,12 @@ import Testing
 @testable import WebImageLoading
 
 /// The download timeout's precision: a stalled response fails within the timeout plus one second,
-/// and never before the timeout. `make test` runs this suite in a pass of its own, so the bound
-/// measures the downloader and not a thread pool shared with dozens of other suites.
-@Suite("Download timeouts (run alone)")
+/// and never before the timeout. The end is when the origin's event loop saw the downloader close
+/// its connection, away from the cooperative pool that every other suite of the same run keeps
+/// busy, so this suite needs no pass of its own. "Never before" is measured from before the request
+/// (earlier than the downloader's timer can start); "within" from the connection's accept on the
+/// origin's event loop (no earlier than the request went out).
+@Suite("Download timeouts")
 struct DownloadTimeoutTests {
     let coder = TestImageCoder()
     let picture = TestImageCoder.encode(width: 16, height: 16)
@@ -20,26 +23,38 @@ struct DownloadTimeoutTests {
     }
 
     /// At least the timeout; at most the timeout + 1 s (+ 5 s more for an instrumented run).
-    private static func expectWithinBound(_ elapsed: Duration, _ comment: Comment) {
+    private static func expectWithinBound(_ times: (sinceRequest: Duration, sinceAccept: Duration)?,
+                                          _ comment: Comment, sourceLocation: SourceLocation = #_sourceLocation) {
+        guard let times else {
+            Issue.record("no connection times", sourceLocation: sourceLocation)
+            return
+        }
         let slack: Duration = SanitizerRun.name == nil ? .seconds(1) : .seconds(6)
-        #expect(elapsed >= .seconds(timeout) - .milliseconds(50), comment)
-        #expect(elapsed < .seconds(timeout) + slack, comment)
+        #expect(times.sinceRequest >= .seconds(timeout) - .milliseconds(50), comment, sourceLocation: sourceLocation)
+        #expect(times.sinceAccept < .seconds(timeout) + slack, comment, sourceLocation: sourceLocation)
     }
 
-    private func failure(_ downloader: ImageDownloader, _ url: URL) async -> (WebImageError?, Duration) {
-        let clock = ContinuousClock(), start = clock.now
+    /// Loads `url` expecting a failure; then when the one connection it used closed, measured from
+    /// before the request and from the connection's accept.
+    private func failure(_ downloader: ImageDownloader, _ origin: TestOrigin,
+                         _ url: URL) async -> (WebImageError?, (sinceRequest: Duration, sinceAccept: Duration)?) {
+        let start = ContinuousClock.now
         let error = await #expect(throws: WebImageError.self) {
             try await downloader.loadImage(url, context: .testing(coder))
         }
-        return (error, clock.now - start)
+        await origin.wait("the downloader to close its connection") { $0.connectionTimes.first?.closed != nil }
+        #expect(origin.stats.connectionTimes.count == 1)
+        guard let connection = origin.stats.connectionTimes.first, let closed = connection.closed else { return (error, nil) }
+        return (error, (closed - start, closed - connection.accepted))
     }
 
     @Test func slowResponseHeadTimesOut() async throws {
         try await withOriginAndDownloader(Self.config()) { origin, downloader in
+            // The delay is the behaviour under test: an origin that never answers in time.
             origin.setRoute("/slow.img", .data(picture, delay: .seconds(30)))
-            let (error, elapsed) = await failure(downloader, origin.url("/slow.img"))
+            let (error, times) = await failure(downloader, origin, origin.url("/slow.img"))
             #expect(error?.code == .timedOut)
-            Self.expectWithinBound(elapsed, "no response head")
+            Self.expectWithinBound(times, "no response head")
             #expect(!downloader.shouldBlockFailedURL(origin.url("/slow.img"), error: error!))
         }
     }
@@ -47,21 +62,28 @@ struct DownloadTimeoutTests {
     @Test func stalledBodyTimesOut() async throws {
         try await withOriginAndDownloader(Self.config()) { origin, downloader in
             origin.setRoute("/stall.img", .data(picture, mode: .stallAfter(100)))
-            let (error, elapsed) = await failure(downloader, origin.url("/stall.img"))
+            let (error, times) = await failure(downloader, origin, origin.url("/stall.img"))
             #expect(error?.code == .timedOut)
-            Self.expectWithinBound(elapsed, "body stalled after 100 bytes")
+            Self.expectWithinBound(times, "body stalled after 100 bytes")
         }
     }
 
     @Test func slowTrickleWithinTheTimeoutSucceeds() async throws {
-        // 40 ms gaps against a 3 s idle timeout: slow, but always progressing (ten times that under a
-        // sanitizer, whose instrumented origin can pause for seconds).
+        // 40 ms gaps, each far inside the idle timeout: slow, but always progressing. The timeout is
+        // the idle time between reads as the HTTP client sees it, and the client reads only when the
+        // downloader asks for more, so it must also outlast the longest pause a run of the whole
+        // suite imposes on the downloader's task on the cooperative pool: 30 s (ten times that
+        // under a sanitizer).
         var config = Self.config()
-        config.downloadTimeout = 3 * SanitizerRun.slowdown
+        config.downloadTimeout = 30 * SanitizerRun.slowdown
         try await withOriginAndDownloader(config) { origin, downloader in
             origin.setRoute("/trickle.img", .data(picture, mode: .trickle(chunk: 256, interval: .milliseconds(40))))
             let result = try await downloader.loadImage(origin.url("/trickle.img"), context: .testing(coder))
             #expect(result.image?.pixelSize == PixelSize(width: 16, height: 16))
+            // The body really came in pieces, 40 ms apart (the origin's event loop times the connection).
+            let pauses = (picture.count + 255) / 256 - 1
+            #expect(try #require(origin.stats.connectionTimes.first).accepted + .milliseconds(40 * pauses)
+                    <= ContinuousClock.now)
         }
     }
 }

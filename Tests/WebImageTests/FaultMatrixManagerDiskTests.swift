@@ -37,10 +37,9 @@ struct FaultMatrixManagerDiskTests {
 
     @Test(arguments: Unwritable.allCases, [false, true])
     func anUnwritableDirectoryStillDeliversTheImage(_ fault: Unwritable, waitStoreCache: Bool) async throws {
-        try await withManager(FaultMatrix.config()) { h in
+        try await withScriptedManager { h in
             let picture = ManagerFixtures.png(10, 8)
-            h.origin.setRoute("/kept.png", .data(picture, contentType: "image/png"))
-            let url = h.origin.url("/kept.png"), key = url.absoluteString
+            let url = h.serve("/kept.png", .body(picture, contentType: "image/png")), key = url.absoluteString
             guard try fault.apply(to: h.cache.diskCachePath) else { try Test.cancel("chattr +i is not permitted here") }
             let undo = { try? fault.undo(at: h.cache.diskCachePath) }
             defer { undo() }
@@ -51,7 +50,7 @@ struct FaultMatrixManagerDiskTests {
             #expect(result.error == nil)
             #expect(result.image?.pixelSize == PixelSize(width: 10, height: 8))
             #expect(result.data == Data(picture) && result.cacheType == .none)
-            await h.settle()
+            h.drain()
             #expect(!h.manager.isRunning)
             #expect(h.cache.imageFromMemoryCache(forKey: key) != nil, "memory still holds it")
             #expect(!h.cache.diskImageDataExists(forKey: key))
@@ -64,35 +63,34 @@ struct FaultMatrixManagerDiskTests {
             undo()
             h.cache.clearMemory()
             let again = try await h.manager.image(for: url)
-            #expect(again.cacheType == .none && h.origin.requestCount("/kept.png") == 2)
-            await h.settle()
+            #expect(again.cacheType == .none && h.loader.requestCount(url) == 2)
+            h.drain()
             #expect(h.cache.diskImageData(forKey: key) == Data(picture))
         }
     }
 
     @Test func aDirectoryDeletedUnderARunningLoadIsRecreatedByItsStore() async throws {
-        try await withManager(FaultMatrix.config()) { h in
-            let first = h.origin.url("/first.png"), second = h.origin.url("/second.png")
-            h.origin.setRoute("/first.png", .data(ManagerFixtures.png(4, 4), contentType: "image/png"))
-            h.origin.setRoute("/second.png", .data(ManagerFixtures.jpeg(9, 7), contentType: "image/jpeg"))
+        try await withScriptedManager { h in
+            let first = h.serve("/first.png", .png(4, 4))
+            let second = h.serve("/second.png", .body(ManagerFixtures.jpeg(9, 7), contentType: "image/jpeg"))
             _ = try await h.manager.image(for: first)
-            await h.settle()
+            h.drain()
             #expect(h.cache.diskImageDataExists(forKey: first.absoluteString))
 
             // Hold the cache's I/O queue so the second load is running (in its disk query) while
             // the directory goes away, then let it go on.
             let gate = h.caches.blockIO()
             let recorder = ResultRecorder()
-            h.manager.loadImage(with: second, completed: recorder.completion)
+            let operation = h.manager.loadImage(with: second, completed: recorder.completion)
             #expect(h.manager.isRunning)
             let removed = (try? FileManager.default.removeItem(atPath: h.cache.diskCachePath)) != nil
             gate.open()
             #expect(removed)
 
             let result = try #require(await recorder.waitForFinals().first)
-            #expect(recorder.finals.count == 1)
+            #expect(await recorder.settled(operation).count == 1)
             #expect(result.error == nil && result.image?.pixelSize == PixelSize(width: 9, height: 7))
-            await h.settle()
+            h.drain()
             #expect(!h.manager.isRunning)
             #expect(h.cache.diskImageDataExists(forKey: second.absoluteString), "the store recreated the directory")
             #expect(!h.cache.diskImageDataExists(forKey: first.absoluteString), "gone with the directory")
@@ -100,7 +98,7 @@ struct FaultMatrixManagerDiskTests {
             #expect(try await h.manager.image(for: first).cacheType == .memory)
             h.cache.clearMemory()
             #expect(try await h.manager.image(for: first).cacheType == .none)
-            #expect(h.origin.requestCount("/first.png") == 2)
+            #expect(h.loader.requestCount(first) == 2)
         }
     }
 }

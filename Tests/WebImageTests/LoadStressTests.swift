@@ -43,8 +43,11 @@ struct LoadStressTests {
                     }
                 }
             }
-            #expect(await waitUntil(timeout: .seconds(60)) { counters.total == loads })
-            try? await Task.sleep(for: .milliseconds(100))
+            await counters.waitForTotal(loads)
+            // Every load has reported (so each has ended), and the callback queue has run dry.
+            #expect(!h.manager.isRunning)
+            await CallbackQueue.shared.drained()
+            #expect(counters.total == loads)
             #expect(counters.allExactlyOnce, "every completion exactly once")
             // A load nobody cancelled gets its image, whoever else shared its download and cancelled;
             // a cancelled one gets its image (the cancel came too late) or `cancelled`, nothing else.
@@ -53,8 +56,11 @@ struct LoadStressTests {
             #expect(lost.isEmpty, "\(lost.count) loads that were never cancelled got no image")
             #expect(outcomes.allSatisfy { $0.outcome == .image || $0.outcome == .cancelled })
             #expect(outcomes.contains { $0.outcome == .cancelled }, "some cancellations took effect")
-            #expect(await waitUntil { !h.manager.isRunning })
-            #expect(await waitUntil { h.downloader.currentDownloadCount == 0 })
+            // A finished download leaves the queue before its callers hear of it; a cancelled one
+            // when its last caller cancels — possibly from a cache query's callback that raced the
+            // cancel, so those callbacks must have run.
+            h.caches.drain()
+            #expect(h.downloader.currentDownloadCount == 0)
         }
     }
 
@@ -62,8 +68,9 @@ struct LoadStressTests {
         var config = DownloaderConfig.default
         config.maxConcurrentDownloads = 2
         try await withManager(config) { h in
-            var stalled = TestOriginRoute.data(ManagerFixtures.png(16, 16))
-            stalled.delay = .milliseconds(500)
+            // Both slots held by bodies that wait for the gate.
+            let gate = TestGate()
+            let stalled = TestOriginRoute.data(ManagerFixtures.png(16, 16), mode: .gated(0, gate))
             h.origin.setRoute("/busy/0.png", stalled)
             h.origin.setRoute("/busy/1.png", stalled)
             for index in 0..<100 { h.origin.setRoute("/never/\(index).png", .data(ManagerFixtures.png(4, 4))) }
@@ -72,7 +79,7 @@ struct LoadStressTests {
                 h.manager.loadImage(with: h.origin.url("/busy/\(index).png"), options: .fromLoaderOnly,
                                     completed: busy.completion)
             }
-            #expect(await waitUntil { h.origin.stats.inFlight == 2 })
+            await h.origin.wait("both slots busy") { $0.inFlight == 2 }
             let cancelled = ResultRecorder()
             let operations = Mutex<[ImageManagerOperation]>([])
             DispatchQueue.concurrentPerform(iterations: 4) { thread in
@@ -89,10 +96,14 @@ struct LoadStressTests {
             DispatchQueue.concurrentPerform(iterations: 4) { thread in
                 for index in stride(from: thread, to: all.count, by: 4) { all[index].cancel() }
             }
-            _ = await busy.waitForFinals(2)
+            // Every cancelled load has reported and left the downloader's queue (it was taken out
+            // when its last caller cancelled), so none of them can start when the slots free up.
             #expect(await cancelled.waitForFinals(200).allSatisfy { $0.error?.code == .cancelled })
+            #expect(h.downloader.currentDownloadCount == 2)
+            gate.open()
+            await busy.waitForFinals(2)
+            await CallbackQueue.shared.drained()
             #expect(cancelled.results.count == 200)
-            try? await Task.sleep(for: .milliseconds(200))
             let neverRequested = (0..<100).allSatisfy { h.origin.requestCount("/never/\($0).png") == 0 }
             #expect(neverRequested)
             #expect(h.downloader.currentDownloadCount == 0 && !h.manager.isRunning)
@@ -177,7 +188,7 @@ final class Completions: Sendable {
     }
 
     private let loads: Mutex<[Load]>
-    private let sum = Atomic<Int>(0)
+    private let sum = Watched(0)
 
     init(count: Int) { loads = Mutex(Array(repeating: Load(), count: count)) }
 
@@ -188,13 +199,19 @@ final class Completions: Sendable {
             $0[index].completions += 1
             $0[index].outcome = outcome
         }
-        sum.add(1, ordering: .relaxed)
+        sum.update { $0 += 1 }
     }
 
     /// Records that the test cancels load `index` (before calling cancel, which may complete it inline).
     func markCancelled(_ index: Int) { loads.withLock { $0[index].cancelRequested = true } }
 
-    var total: Int { sum.load(ordering: .relaxed) }
+    var total: Int { sum.value }
+
+    /// Waits until `count` completions have arrived in all.
+    func waitForTotal(_ count: Int, sourceLocation: SourceLocation = #_sourceLocation) async {
+        await sum.wait("\(count) completions", timeout: .seconds(300 * SanitizerRun.slowdown),
+                       sourceLocation: sourceLocation) { $0 >= count }
+    }
     var allExactlyOnce: Bool { loads.withLock { $0.allSatisfy { $0.completions == 1 } } }
     var outcomes: [Load] { loads.withLock { $0 } }
 }

@@ -91,13 +91,20 @@ struct LoaderTests {
         let file = try temporaryFile(TestImageCoder.encode(width: 2, height: 2))
         defer { try? FileManager.default.removeItem(at: file) }
         let recorder = LoadRecorder()
+        let released = TestGate()
+        // Only the background read holds this progress block: its release means the read is over.
         let token = FileImageLoader().requestImage(with: file, options: [], context: .testing(coder),
-                                                   progress: nil, completion: recorder.completion)
+                                                   progress: { [probe = ReleaseProbe.reporting(to: released)] _, _, _ in
+                                                       withExtendedLifetime(probe) {}
+                                                   },
+                                                   completion: recorder.completion)
         token?.cancel()
         token?.cancel()
-        #expect(await waitUntil { recorder.finals.count == 1 })
-        try await Task.sleep(for: .milliseconds(100))
+        // The cancel reports at once, on the cancelling thread.
         #expect(recorder.finals.count == 1)
+        await released.wait("the background read to finish")
+        #expect(recorder.finals.count == 1)
+        #expect(recorder.results.count == 1 && recorder.finals.first?.error?.code == .cancelled)
     }
 
     @Test func managerPicksTheLastAddedLoaderThatCanRequest() async throws {

@@ -7,136 +7,193 @@ import Testing
 
 @Suite("Image manager: cancellation at every stage")
 struct ManagerCancelTests {
-    /// Cancels `operation`, then checks the one completion is `cancelled` and nothing is running.
+    /// Cancels `operation` twice, then checks the one completion is `cancelled`, nothing is
+    /// running, and — once the operation has finished and its callback queue has drained — that
+    /// it was the only result.
     func expectCancelledOnce(_ operation: ImageManagerOperation, _ recorder: ResultRecorder,
-                             _ h: ManagerHarness) async {
+                             _ manager: ImageManager,
+                             sourceLocation: SourceLocation = #_sourceLocation) async {
         operation.cancel()
         operation.cancel()
-        let finals = await recorder.waitForFinals()
-        #expect(finals.count == 1)
-        #expect(finals.first?.error?.code == .cancelled && finals.first?.image == nil)
-        #expect(operation.isCancelled)
-        #expect(await waitUntil { !h.manager.isRunning })
+        #expect(!manager.isRunning, sourceLocation: sourceLocation)
+        await recorder.waitForFinals(sourceLocation: sourceLocation)
+        let results = await recorder.settled(operation, sourceLocation: sourceLocation)
+        #expect(results.count == 1, sourceLocation: sourceLocation)
+        #expect(results.first?.error?.code == .cancelled && results.first?.image == nil,
+                sourceLocation: sourceLocation)
+        #expect(operation.isCancelled, sourceLocation: sourceLocation)
     }
 
     @Test func cancelDuringTheDiskQuery() async throws {
-        try await withManager { h in
-            let url = h.origin.url("/q.png")
+        try await withScriptedManager { h in
+            let url = h.serve("/q.png", .png(8, 8))
             try h.cache.storeImageDataToDisk(Data(ManagerFixtures.png(8, 8)), forKey: url.absoluteString)
             let gate = h.caches.blockIO()
             let recorder = ResultRecorder()
             let operation = h.manager.loadImage(with: url, completed: recorder.completion)
             #expect(operation.cacheOperation != nil)
-            await expectCancelledOnce(operation, recorder, h)
+            await expectCancelledOnce(operation, recorder, h.manager)
+            // The query finishes into a cancelled load: every queue it touches has run dry.
             gate.open()
-            h.caches.drain()
-            try? await Task.sleep(for: .milliseconds(50))
-            #expect(recorder.results.count == 1)
+            h.drain()
+            #expect(await recorder.settled(operation).count == 1)
+            #expect(h.loader.requestCount == 0)
         }
     }
 
-    @Test func cancelWhileQueuedNeverReachesTheOrigin() async throws {
-        var config = DownloaderConfig.default
-        config.maxConcurrentDownloads = 1
-        try await withManager(config) { h in
-            var slow = TestOriginRoute.data(ManagerFixtures.png(8, 8))
-            slow.delay = .milliseconds(400)
-            h.origin.setRoute("/first.png", slow)
-            h.origin.setRoute("/second.png", .data(ManagerFixtures.png(8, 8)))
-            let first = ResultRecorder()
-            h.manager.loadImage(with: h.origin.url("/first.png"), completed: first.completion)
+    /// Replaces `cancelWhileQueuedNeverReachesTheOrigin`: the downloader's own queue is covered by
+    /// LoadStressTests and DownloadSchedulingTests; here the manager must cancel the request it
+    /// made, which then ends once, and a later release of the loader changes nothing.
+    @Test func cancelWhileTheLoaderHoldsTheRequestCancelsIt() async throws {
+        try await withScriptedManager { h in
+            let url = h.serve("/second.png", LoadScript.png(8, 8).holding(.started))
             let recorder = ResultRecorder()
-            let operation = h.manager.loadImage(with: h.origin.url("/second.png"), completed: recorder.completion)
-            #expect(await waitUntil { operation.loaderOperation != nil })
-            await expectCancelledOnce(operation, recorder, h)
-            _ = await first.waitForFinals()
-            try? await Task.sleep(for: .milliseconds(100))
-            #expect(h.origin.requestCount("/second.png") == 0)
+            let operation = h.manager.loadImage(with: url, completed: recorder.completion)
+            await h.loader.waitUntilHeld(url)
+            h.drain()
+            #expect(operation.loaderOperation != nil)
+            await expectCancelledOnce(operation, recorder, h.manager)
+            // The cancel reached the request inside `cancel()`: nothing is held any more.
+            #expect(h.loader.cancelCount(url) == 1)
+            #expect(h.loader.release(url) == 0)
+            await h.loader.waitForFinal(url)
+            #expect(h.loader.finals(for: url).map(\.error?.code) == [.cancelled])
+            #expect(await recorder.settled(operation).count == 1)
         }
     }
 
-    @Test func cancelWhileDownloadingClosesTheConnection() async throws {
-        try await withManager { h in
-            var stalled = TestOriginRoute.data(ManagerFixtures.png(64, 64))
-            stalled.mode = .stallAfter(40)
-            h.origin.setRoute("/stall.png", stalled)
+    /// Replaces `cancelWhileDownloadingClosesTheConnection` (closing the connection is the
+    /// downloader's part, DownloadCoalescingTests): cancelled mid-body, the request is cancelled
+    /// and its partial bytes go nowhere.
+    @Test func cancelWhileDownloadingCancelsTheRequest() async throws {
+        try await withScriptedManager { h in
+            let body = ManagerFixtures.png(64, 64)
+            let url = h.serve("/stall.png", LoadScript.body(body).inChunks(40).holding(.beforeCompletion))
             let recorder = ResultRecorder()
-            let operation = h.manager.loadImage(with: h.origin.url("/stall.png"), completed: recorder.completion)
-            #expect(await waitUntil { h.origin.requestCount("/stall.png") == 1 })
-            await expectCancelledOnce(operation, recorder, h)
-            #expect(await waitUntil { h.origin.stats.connectionsClosedByClient >= 1 })
+            let received = Watched<Int64>(0)
+            let operation = h.manager.loadImage(with: url, progress: { got, _, _ in received.update { $0 = max($0, got) } },
+                                                completed: recorder.completion)
+            await h.loader.waitUntilHeld(url, at: .beforeCompletion)
+            h.drain()  // the query callback that made the request has handed its token over
+            #expect(received.value == 40)
+            await expectCancelledOnce(operation, recorder, h.manager)
+            #expect(h.loader.cancelCount(url) == 1)
+            await h.loader.waitForFinal(url)
+            #expect(h.loader.inFlight == 0)
+            h.drain()
+            #expect(h.cache.memoryCache.get(forKey: url.absoluteString) == nil)
+            #expect(!h.cache.diskImageDataExists(forKey: url.absoluteString))
         }
     }
 
     @Test func cancelWhileTransformingStoresNothing() async throws {
-        try await withManager { h in
-            h.origin.setRoute("/t.png", .data(ManagerFixtures.png(8, 8)))
+        try await withScriptedManager { h in
+            let url = h.serve("/t.png", .png(8, 8))
             let transformer = GateTransformer()
             var context = WebImageContext()
             context.imageTransformer = transformer
-            let url = h.origin.url("/t.png")
+            let released = TestGate()
             let recorder = ResultRecorder()
-            let operation = h.manager.loadImage(with: url, context: context, completed: recorder.completion)
-            #expect(await waitUntil { transformer.started })
-            await expectCancelledOnce(operation, recorder, h)
+            let operation = h.manager.loadImage(with: url, context: context.probed(released),
+                                                completed: recorder.completion)
+            await transformer.waitUntilStarted()
+            await expectCancelledOnce(operation, recorder, h.manager)
             transformer.open()
-            try? await Task.sleep(for: .milliseconds(100))
-            h.caches.drain()
+            // The transform returns into a cancelled load; once the load has let go of everything,
+            // no store can still come.
+            await released.wait("the load to release its context")
+            h.drain()
             let key = try #require(h.manager.cacheKey(for: url, context: context))
             #expect(h.cache.memoryCache.get(forKey: key) == nil)
             #expect(!h.cache.diskImageDataExists(forKey: key))
-            #expect(recorder.results.count == 1)
+            #expect(!h.cache.diskImageDataExists(forKey: url.absoluteString))
+            #expect(await recorder.settled(operation).count == 1)
         }
     }
 
     @Test func cancelWhileDecodingStoresNothing() async throws {
-        try await withManager { h in
-            h.origin.setRoute("/d.png", .data(ManagerFixtures.png(8, 8), contentType: "image/png"))
+        try await withScriptedManager { h in
+            let url = h.serve("/d.png", .png(8, 8))
             let coder = GateCoder()
             var context = WebImageContext()
             context.imageCoder = coder
-            let url = h.origin.url("/d.png")
             let recorder = ResultRecorder()
             let operation = h.manager.loadImage(with: url, context: context, completed: recorder.completion)
-            #expect(await waitUntil { coder.started })
-            await expectCancelledOnce(operation, recorder, h)
+            await coder.waitUntilStarted()
+            // The query's callback, which made the request and handed its token over, has run.
+            h.drain()
+            #expect(operation.loaderOperation != nil)
+            await expectCancelledOnce(operation, recorder, h.manager)
             coder.open()
-            // The decode finishes into a cancelled load: its image goes nowhere.
-            #expect(await waitUntil { h.downloader.currentDownloadCount == 0 })
-            try? await Task.sleep(for: .milliseconds(100))
-            h.caches.drain()
+            // The decode finishes into a cancelled load: the loader delivers `cancelled` after it,
+            // and the image goes nowhere.
+            await h.loader.waitForFinal(url)
             #expect(coder.finished)
+            #expect(h.loader.finals(for: url).map(\.error?.code) == [.cancelled])
+            h.drain()
             #expect(h.cache.memoryCache.get(forKey: url.absoluteString) == nil)
             #expect(!h.cache.diskImageDataExists(forKey: url.absoluteString))
-            #expect(recorder.results.count == 1)
+            #expect(await recorder.settled(operation).count == 1)
             #expect(!h.manager.isRunning)
         }
     }
 
     @Test func taskCancellationCancelsAnAsyncLoad() async throws {
-        try await withManager { h in
-            var slow = TestOriginRoute.data(ManagerFixtures.png(8, 8))
-            slow.delay = .seconds(5)
-            h.origin.setRoute("/slow.png", slow)
-            let url = h.origin.url("/slow.png")
+        try await withScriptedManager { h in
+            let url = h.serve("/slow.png", LoadScript.png(8, 8).holding(.started))
             let task = Task { await loadError(h.manager, url) }
-            #expect(await waitUntil { h.origin.requestCount("/slow.png") == 1 })
+            await h.loader.waitUntilHeld(url)
+            h.drain()  // the query callback that made the request has handed its token over
             task.cancel()
+            // The task's cancellation handler cancelled the load, and its request, in `cancel()`.
+            #expect(h.loader.cancelCount(url) == 1)
             #expect(await task.value?.code == .cancelled)
-            #expect(await waitUntil { !h.manager.isRunning })
+            #expect(!h.manager.isRunning)
+        }
+    }
+
+    /// A `refreshCached` memory hit answers its query synchronously: the load is at its loader
+    /// request before the query is recorded, and the request must stay the stage `cancel()` stops.
+    @Test func aRefreshOfAMemoryHitRecordsAndCancelsItsRequest() async throws {
+        try await withScriptedManager { h in
+            let url = h.serve("/r.png", LoadScript.png(8, 8).holding(.started))
+            h.cache.storeImageToMemory(Image(bitmap: TestBitmaps.gradient(width: 3, height: 3)),
+                                       forKey: url.absoluteString)
+            let recorder = ResultRecorder()
+            let operation = h.manager.loadImage(with: url, options: .refreshCached, completed: recorder.completion)
+            await h.loader.waitUntilHeld(url)
+            #expect(operation.loaderOperation != nil)
+            operation.cancel()
+            #expect(h.loader.cancelCount(url) == 1)
+            #expect(await recorder.waitForFinals().first?.cacheType == .memory)
+        }
+    }
+
+    /// With `queryDiskDataSync` a miss answers the query before it is recorded: the loader request
+    /// must stay the stage `cancel()` stops.
+    @Test func aLoadWhoseQueryAnswersSynchronouslyRecordsAndCancelsItsRequest() async throws {
+        try await withScriptedManager { h in
+            let url = h.serve("/s.png", LoadScript.png(8, 8).holding(.started))
+            let recorder = ResultRecorder()
+            let operation = h.manager.loadImage(with: url, options: .queryDiskDataSync, completed: recorder.completion)
+            await h.loader.waitUntilHeld(url)
+            #expect(operation.loaderOperation != nil)
+            await expectCancelledOnce(operation, recorder, h.manager)
+            #expect(h.loader.cancelCount(url) == 1)
         }
     }
 
     @Test func cancelAfterCompletionDoesNothing() async throws {
-        try await withManager { h in
-            h.origin.setRoute("/done.png", .data(ManagerFixtures.png(8, 8)))
+        try await withScriptedManager { h in
+            let url = h.serve("/done.png", .png(8, 8))
             let recorder = ResultRecorder()
-            let operation = h.manager.loadImage(with: h.origin.url("/done.png"), completed: recorder.completion)
-            _ = await recorder.waitForFinals()
+            let operation = h.manager.loadImage(with: url, completed: recorder.completion)
+            await recorder.waitForFinals()
             operation.cancel()
-            try? await Task.sleep(for: .milliseconds(50))
-            #expect(recorder.results.count == 1 && recorder.results.first?.image != nil)
+            let results = await recorder.settled(operation)
+            #expect(results.count == 1 && results.first?.image != nil)
             #expect(!operation.isCancelled)
+            #expect(h.loader.cancelCount(url) == 0)
         }
     }
 }
@@ -144,14 +201,17 @@ struct ManagerCancelTests {
 /// A transformer that blocks until opened, to cancel a load mid-transform.
 final class GateTransformer: ImageTransforming {
     private let semaphore = DispatchSemaphore(value: 0)
-    private let didStart = Atomic<Bool>(false)
+    private let started = TestGate()
 
     var transformerKey: String { "GateTransformer" }
-    var started: Bool { didStart.load(ordering: .acquiring) }
     func open() { semaphore.signal() }
 
+    func waitUntilStarted(sourceLocation: SourceLocation = #_sourceLocation) async {
+        await started.wait("the transform to start", sourceLocation: sourceLocation)
+    }
+
     func transform(_ image: Image, forKey key: String) -> Image? {
-        didStart.store(true, ordering: .releasing)
+        started.open()
         semaphore.wait()
         return image
     }
@@ -161,17 +221,20 @@ final class GateTransformer: ImageTransforming {
 /// load while its bytes are being decoded.
 final class GateCoder: ImageCoding {
     private let semaphore = DispatchSemaphore(value: 0)
-    private let didStart = Atomic<Bool>(false)
+    private let started = TestGate()
     private let didFinish = Atomic<Bool>(false)
 
-    var started: Bool { didStart.load(ordering: .acquiring) }
     var finished: Bool { didFinish.load(ordering: .acquiring) }
     func open() { semaphore.signal() }
+
+    func waitUntilStarted(sourceLocation: SourceLocation = #_sourceLocation) async {
+        await started.wait("the decode to start", sourceLocation: sourceLocation)
+    }
 
     func canDecode(_ data: Data) -> Bool { CodersManager.shared.canDecode(data) }
 
     func decode(_ data: Data, options: DecodeOptions) throws -> Image {
-        didStart.store(true, ordering: .releasing)
+        started.open()
         semaphore.wait()
         defer { didFinish.store(true, ordering: .releasing) }
         return try CodersManager.shared.decode(data, options: options)

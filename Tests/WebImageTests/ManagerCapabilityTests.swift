@@ -20,13 +20,10 @@ struct ManagerCapabilityTests {
     }
 
     @Test func refreshThroughACachesManagerSendsStoredValidatorsAnd304EndsSilently() async throws {
-        try await withManager { h in
-            var route = TestOriginRoute.data(ManagerFixtures.png(10, 10), contentType: "image/png")
-            route.etag = "\"v1\""
-            h.origin.setRoute("/cm.png", route)
-            let url = h.origin.url("/cm.png")
+        try await withScriptedManager { h in
+            let url = h.serve("/cm.png", LoadScript.png(10, 10).validated(etag: "\"v1\""))
             let caches = CachesManager(caches: [h.cache])
-            let manager = ImageManager(cache: caches, loader: h.downloader)
+            let manager = ImageManager(cache: caches, loader: h.loader)
             let first = try await events(manager, url, options: .waitStoreCache)
             #expect(first.count == 1 && first.first?.cacheType == ImageCacheType.none)
             h.caches.drain()
@@ -36,25 +33,21 @@ struct ManagerCapabilityTests {
             // The cached image, then nothing: the 304 ends the load without a second result.
             #expect(refreshed.count == 1)
             #expect(refreshed.first?.cacheType == .memory)
-            #expect(h.origin.requestCount("/cm.png") == 2)
-            #expect(h.origin.requests("/cm.png").last?.header("If-None-Match") == "\"v1\"")
+            #expect(h.loader.requestCount(url) == 2)
+            #expect(h.loader.requests(for: url).last?.validators?.etag == "\"v1\"")
+            #expect(h.loader.finals(for: url).last?.error?.code == .cacheNotModified)
         }
     }
 
     @Test func refreshThroughACachesManagerDeliversAChangedImageAndStoresItsValidators() async throws {
-        try await withManager { h in
-            var route = TestOriginRoute.data(ManagerFixtures.png(10, 10), contentType: "image/png")
-            route.etag = "\"v1\""
-            h.origin.setRoute("/cm2.png", route)
-            let url = h.origin.url("/cm2.png")
+        try await withScriptedManager { h in
+            let url = h.serve("/cm2.png", LoadScript.png(10, 10).validated(etag: "\"v1\""))
             let caches = CachesManager(caches: [h.cache])
-            let manager = ImageManager(cache: caches, loader: h.downloader)
+            let manager = ImageManager(cache: caches, loader: h.loader)
             _ = try await events(manager, url, options: .waitStoreCache)
             h.caches.drain()
 
-            var changed = TestOriginRoute.data(ManagerFixtures.png(20, 20), contentType: "image/png")
-            changed.etag = "\"v2\""
-            h.origin.setRoute("/cm2.png", changed)
+            h.serve("/cm2.png", LoadScript.png(20, 20).validated(etag: "\"v2\""))
             let refreshed = try await events(manager, url, options: [.refreshCached, .waitStoreCache])
             #expect(refreshed.map(\.image?.pixelSize) == [PixelSize(width: 10, height: 10), PixelSize(width: 20, height: 20)])
             #expect(refreshed.last?.cacheType == ImageCacheType.none)
@@ -65,15 +58,14 @@ struct ManagerCapabilityTests {
     }
 
     @Test func sameBytesWithoutValidatorsThroughACachesManagerEndSilently() async throws {
-        try await withManager { h in
-            h.origin.setRoute("/same.png", .data(ManagerFixtures.png(8, 8), contentType: "image/png"))
-            let url = h.origin.url("/same.png")
-            let manager = ImageManager(cache: CachesManager(caches: [h.cache]), loader: h.downloader)
+        try await withScriptedManager { h in
+            let url = h.serve("/same.png", .png(8, 8))
+            let manager = ImageManager(cache: CachesManager(caches: [h.cache]), loader: h.loader)
             _ = try await events(manager, url, options: .waitStoreCache)
             h.caches.drain()
             let refreshed = try await events(manager, url, options: .refreshCached)
             #expect(refreshed.count == 1)
-            #expect(h.origin.requestCount("/same.png") == 2)
+            #expect(h.loader.requestCount(url) == 2)
         }
     }
 
@@ -97,23 +89,21 @@ struct ManagerCapabilityTests {
     }
 
     @Test func aCacheWithoutTheCapabilitiesStillLoadsThroughTheQuery() async throws {
-        try await withManager { h in
-            h.origin.setRoute("/plain.png", .data(ManagerFixtures.png(6, 6), contentType: "image/png"))
-            let url = h.origin.url("/plain.png")
+        try await withScriptedManager { h in
+            let url = h.serve("/plain.png", .png(6, 6))
             let cache = MinimalCache(inner: h.cache)
-            let manager = ImageManager(cache: cache, loader: h.downloader)
+            let manager = ImageManager(cache: cache, loader: h.loader)
             _ = try await events(manager, url, options: .waitStoreCache)
             let second = try await events(manager, url)
             // No synchronous memory answer: the hit comes from the query.
             #expect(second.count == 1 && second.first?.cacheType == .memory)
-            #expect(h.origin.requestCount("/plain.png") == 1)
+            #expect(h.loader.requestCount(url) == 1)
         }
     }
 
     @Test func aFilteredKeyDecidesTheScaleFromTheNetworkAndFromDisk() async throws {
-        try await withManager { h in
-            h.origin.setRoute("/avatar", .data(ManagerFixtures.png(12, 12), contentType: "image/png"))
-            let url = h.origin.url("/avatar")
+        try await withScriptedManager { h in
+            let url = h.serve("/avatar", .png(12, 12))
             var context = WebImageContext()
             context.cacheKeyFilter = CacheKeyFilter { url in url.absoluteString + "@2x.png" }
             let downloaded = try await events(h.manager, url, options: .waitStoreCache, context: context)

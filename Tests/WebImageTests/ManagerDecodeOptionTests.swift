@@ -5,19 +5,18 @@ import Testing
 @testable import WebImageCodecs
 @testable import WebImageLoading
 
-/// The decode options a load's flags imply, end to end: origin → downloader → decode → manager.
+/// The decode options a load's flags imply, end to end: manager → loader → decode → manager.
 @Suite("Image manager: scaleDownLargeImages and decodeFirstFrameOnly on the download path")
 struct ManagerDecodeOptionTests {
     @Test func scaleDownLargeImagesReachesTheDownloadDecodeWithTheDefaultBudget() async throws {
-        try await withManager { h in
-            h.origin.setRoute("/big.png", .data(ManagerFixtures.png(30, 30), contentType: "image/png"))
-            h.origin.setRoute("/plain.png", .data(ManagerFixtures.png(30, 30), contentType: "image/png"))
+        try await withScriptedManager { h in
+            let big = h.serve("/big.png", .png(30, 30))
+            let plain = h.serve("/plain.png", .png(30, 30))
             let coder = OptionsRecordingCoder()
             var context = WebImageContext()
             context.imageCoder = coder
-            let big = h.origin.url("/big.png")
             _ = try await h.manager.image(for: big, options: [.scaleDownLargeImages, .waitStoreCache], context: context)
-            _ = try await h.manager.image(for: h.origin.url("/plain.png"), context: context)
+            _ = try await h.manager.image(for: plain, context: context)
             let seen = coder.seen
             #expect(seen.count == 2)
             #expect(seen.first?.scaleDownLimitBytes == DecodeOptions.defaultScaleDownLimitBytes)
@@ -31,27 +30,23 @@ struct ManagerDecodeOptionTests {
     /// SDWebImage's manager test13: with a byte budget and progressive loading, every partial image
     /// and the final one come out at the scaled size.
     @Test func scaleDownAppliesToEveryProgressivePartialAndTheFinalImage() async throws {
-        try await withManager { h in
+        try await withScriptedManager { h in
             let body = ManagerFixtures.png(400, 400)
-            let gate = TestGate()
-            var route = TestOriginRoute.data(body, contentType: "image/png")
-            route.mode = .gated(body.count / 2, gate)
-            h.origin.setRoute("/prog.png", route)
+            let url = h.serve("/prog.png", LoadScript.body(body, contentType: "image/png")
+                .inChunks(body.count / 2).holding(.beforeCompletion))
             var context = WebImageContext()
             context.scaleDownLimitBytes = 200 * 200 * 4
             let recorder = ResultRecorder()
-            let partialSeen = TestGate()
-            h.manager.loadImage(with: h.origin.url("/prog.png"),
-                                options: [.fromLoaderOnly, .scaleDownLargeImages, .progressiveLoad],
-                                context: context) { result in
-                recorder.completion(result)
-                if !result.isFinished { partialSeen.open(); gate.open() }
-            }
-            #expect(await waitUntil { partialSeen.opened })
-            gate.open()
-            let finals = await recorder.waitForFinals()
-            let partials = recorder.results.filter { !$0.isFinished }
-            #expect(!partials.isEmpty && finals.count == 1)
+            let operation = h.manager.loadImage(with: url, options: [.fromLoaderOnly, .scaleDownLargeImages, .progressiveLoad],
+                                                context: context, completed: recorder.completion)
+            // Half the body has arrived and its partial image has been delivered.
+            await h.loader.waitUntilHeld(url, at: .beforeCompletion)
+            h.loader.release(url)
+            await recorder.waitForFinals()
+            let results = await recorder.settled(operation)
+            let partials = results.filter { !$0.isFinished }
+            let finals = results.filter(\.isFinished)
+            #expect(partials.count == 1 && finals.count == 1)
             let expected = PixelSize(width: 200, height: 200)
             for partial in partials {
                 #expect(partial.image?.pixelSize == expected)
@@ -61,26 +56,25 @@ struct ManagerDecodeOptionTests {
             #expect(finals.first?.image?.isPartial == false)
             // The context's budget beats the flag's 90 MiB default, and neither is part of the key.
             #expect(finals.first?.image?.decodeOptions?.scaleDownLimitBytes == 200 * 200 * 4)
-            await h.settle()
-            #expect(h.cache.diskImageData(forKey: h.origin.url("/prog.png").absoluteString) == Data(body))
+            h.drain()
+            #expect(h.cache.diskImageData(forKey: url.absoluteString) == Data(body))
         }
     }
 
     @Test func decodeFirstFrameOnlyGivesAStaticImageFromADownload() async throws {
-        try await withManager { h in
+        try await withScriptedManager { h in
             let gif = ManagerFixtures.animatedGIF(6, 6)
-            h.origin.setRoute("/a.gif", .data(gif, contentType: "image/gif"))
-            h.origin.setRoute("/b.gif", .data(gif, contentType: "image/gif"))
-            let first = try await h.manager.image(for: h.origin.url("/a.gif"),
-                                                  options: [.decodeFirstFrameOnly, .waitStoreCache])
+            let a = h.serve("/a.gif", .body(gif, contentType: "image/gif"))
+            let b = h.serve("/b.gif", .body(gif, contentType: "image/gif"))
+            let first = try await h.manager.image(for: a, options: [.decodeFirstFrameOnly, .waitStoreCache])
             #expect(first.cacheType == ImageCacheType.none)
             #expect(first.image?.frames.count == 1 && first.image?.isAnimated == false)
             // The cached copy is the static one; the bytes stay the full animation.
-            let key = h.origin.url("/a.gif").absoluteString
+            let key = a.absoluteString
             #expect(h.cache.memoryCache.get(forKey: key)?.frames.count == 1)
             #expect(h.cache.diskImageData(forKey: key) == Data(gif))
             // Without the flag the same bytes decode to all three frames.
-            let animated = try await h.manager.image(for: h.origin.url("/b.gif"))
+            let animated = try await h.manager.image(for: b)
             #expect(animated.image?.frames.count == 3)
         }
     }

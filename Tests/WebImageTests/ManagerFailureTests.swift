@@ -8,15 +8,17 @@ import Testing
 @Suite("Image manager: bad URLs, the failed-URL list, the delegate")
 struct ManagerFailureTests {
     @Test func nilEmptyAndRelativeURLsAreInvalid() async throws {
-        try await withManager { h in
+        try await withScriptedManager { h in
             #expect(await loadError(h.manager, nil)?.code == .invalidURL)
             #expect(await loadError(h.manager, URL(string: "not a url"))?.code == .invalidURL)
             #expect(await loadError(h.manager, URL(string: "just-a-path/x.png"))?.code == .invalidURL)
             let recorder = ResultRecorder()
-            h.manager.loadImage(with: nil, completed: recorder.completion)
+            let operation = h.manager.loadImage(with: nil, completed: recorder.completion)
             let result = try #require(await recorder.waitForFinals().first)
+            #expect(await recorder.settled(operation).count == 1)
             #expect(result.error?.code == .invalidURL && result.image == nil && result.isFinished)
             #expect(!h.manager.isRunning)
+            #expect(h.loader.requestCount == 0)
         }
     }
 
@@ -33,11 +35,12 @@ struct ManagerFailureTests {
     /// A URL no loader handles ends with no image and no error: the download decision says no,
     /// and SDWebImage's manager ends such a load the same way.
     @Test func aURLNoLoaderHandlesEndsWithNoImageAndNoError() async throws {
-        try await withManager { h in
+        try await withScriptedManager { h in
             let url = URL(string: "ftp://example.com/a.png")
             let recorder = ResultRecorder()
-            h.manager.loadImage(with: url, completed: recorder.completion)
+            let operation = h.manager.loadImage(with: url, completed: recorder.completion)
             let result = try #require(await recorder.waitForFinals().first)
+            #expect(await recorder.settled(operation).count == 1)
             #expect(result.image == nil && result.error == nil && result.isFinished)
             let error = await loadError(h.manager, url)
             #expect(error?.code == .notCached && error?.message.contains("ftp") == true)
@@ -45,101 +48,100 @@ struct ManagerFailureTests {
             #expect(await loadError(h.manager, URL(string: "http:///a.png"))?.code == .invalidURL)
             // ...but only when it would be loaded: a cache-only miss stays a plain miss.
             #expect(await loadError(h.manager, URL(string: "http:///a.png"), options: .fromCacheOnly)?.code == .notCached)
+            #expect(h.loader.requestCount == 0)
         }
     }
 
     @Test func aCustomLoaderThatRefusesAnHTTPURLEndsWithNoImageAndNoError() async throws {
-        try await withManager { h in
-            h.origin.setRoute("/refused.png", .data(ManagerFixtures.png(8, 8), contentType: "image/png"))
-            let url = h.origin.url("/refused.png")
+        try await withScriptedManager { h in
+            let url = h.serve("/refused.png", .png(8, 8))
             let loader = RefusingLoader()
             var context = WebImageContext()
             context.imageLoader = loader
             let recorder = ResultRecorder()
-            h.manager.loadImage(with: url, context: context, completed: recorder.completion)
+            let operation = h.manager.loadImage(with: url, context: context, completed: recorder.completion)
             let result = try #require(await recorder.waitForFinals().first)
             #expect(result.image == nil && result.error == nil && result.isFinished && result.cacheType == .none)
-            #expect(recorder.results.count == 1)
+            #expect(await recorder.settled(operation).count == 1)
             #expect(loader.asked > 0 && loader.requested == 0)
-            #expect(h.origin.requestCount("/refused.png") == 0)
+            #expect(h.loader.requestCount == 0)
             #expect(!h.manager.isFailedURL(url))
             // A cached copy is still delivered; a refresh the loader refuses adds nothing after it.
             let cached = Image(bitmap: TestBitmaps.gradient(width: 3, height: 3))
             h.cache.storeImageToMemory(cached, forKey: url.absoluteString)
             let refresh = ResultRecorder()
-            h.manager.loadImage(with: url, options: .refreshCached, context: context, completed: refresh.completion)
-            let finals = await refresh.waitForFinals()
+            let refreshing = h.manager.loadImage(with: url, options: .refreshCached, context: context,
+                                                 completed: refresh.completion)
+            await refresh.waitForFinals()
+            let finals = await refresh.settled(refreshing)
             #expect(finals.count == 1 && finals.first?.image === cached && finals.first?.cacheType == .memory)
             #expect(loader.requested == 0)
-            await h.settle()
             #expect(!h.manager.isRunning)
         }
     }
 
     @Test func badDataBlocksTheURLUntilRetryFailed() async throws {
-        try await withManager { h in
-            h.origin.setRoute("/page.png", .data(Array("<html>not an image</html>".utf8), contentType: "image/png"))
-            let url = h.origin.url("/page.png")
+        try await withScriptedManager { h in
+            let url = h.serve("/page.png", .body(Array("<html>not an image</html>".utf8), contentType: "image/png"))
             #expect(await loadError(h.manager, url)?.code == .badImageData)
             #expect(h.manager.isFailedURL(url))
             #expect(await loadError(h.manager, url)?.code == .blackListed)
-            #expect(h.origin.requestCount("/page.png") == 1)
+            #expect(h.loader.requestCount(url) == 1)
             // retryFailed skips the check; a failure keeps it listed, a success removes it.
             #expect(await loadError(h.manager, url, options: .retryFailed)?.code == .badImageData)
             #expect(h.manager.isFailedURL(url))
-            h.origin.setRoute("/page.png", .data(ManagerFixtures.png(4, 4)))
+            h.serve("/page.png", .png(4, 4))
             _ = try await h.manager.image(for: url, options: .retryFailed)
             #expect(!h.manager.isFailedURL(url))
-            #expect(h.origin.requestCount("/page.png") == 3)
+            #expect(h.loader.requestCount(url) == 3)
         }
     }
 
     @Test func removeFailedURLsClearsTheList() async throws {
-        try await withManager { h in
-            h.origin.setRoute("/bad1.png", .data([1, 2, 3]))
-            h.origin.setRoute("/bad2.png", .data([4, 5, 6]))
-            _ = await loadError(h.manager, h.origin.url("/bad1.png"))
-            _ = await loadError(h.manager, h.origin.url("/bad2.png"))
-            #expect(h.manager.isFailedURL(h.origin.url("/bad1.png")) && h.manager.isFailedURL(h.origin.url("/bad2.png")))
-            h.manager.removeFailedURL(h.origin.url("/bad1.png"))
-            #expect(!h.manager.isFailedURL(h.origin.url("/bad1.png")))
+        try await withScriptedManager { h in
+            let bad1 = h.serve("/bad1.png", .body([1, 2, 3]))
+            let bad2 = h.serve("/bad2.png", .body([4, 5, 6]))
+            _ = await loadError(h.manager, bad1)
+            _ = await loadError(h.manager, bad2)
+            #expect(h.manager.isFailedURL(bad1) && h.manager.isFailedURL(bad2))
+            h.manager.removeFailedURL(bad1)
+            #expect(!h.manager.isFailedURL(bad1))
             h.manager.removeAllFailedURLs()
-            #expect(!h.manager.isFailedURL(h.origin.url("/bad2.png")))
+            #expect(!h.manager.isFailedURL(bad2))
         }
     }
 
     @Test func delegateOverridesTheBlockRuleAndVetoesDownloads() async throws {
-        try await withManager { h in
+        try await withScriptedManager { h in
             let delegate = TestManagerDelegate()
             h.manager.delegate = delegate
-            h.origin.setRoute("/404.png", .status(404))
-            let missing = h.origin.url("/404.png")
+            let missing = h.serve("/404.png", .status(404))
             #expect(await loadError(h.manager, missing)?.code == .invalidDownloadStatusCode)
             #expect(h.manager.isFailedURL(missing), "the delegate blocks every failure")
 
-            h.origin.setRoute("/vetoed.png", .data(ManagerFixtures.png(4, 4)))
-            let vetoed = h.origin.url("/vetoed.png")
+            let vetoed = h.serve("/vetoed.png", .png(4, 4))
             delegate.allowDownloads = false
             let recorder = ResultRecorder()
-            h.manager.loadImage(with: vetoed, completed: recorder.completion)
+            let operation = h.manager.loadImage(with: vetoed, completed: recorder.completion)
             let result = try #require(await recorder.waitForFinals().first)
+            #expect(await recorder.settled(operation).count == 1)
             #expect(result.image == nil && result.error == nil && result.cacheType == .none)
             #expect(await loadError(h.manager, vetoed)?.code == .notCached)
-            #expect(h.origin.requestCount("/vetoed.png") == 0)
+            #expect(h.loader.requestCount(vetoed) == 0)
             withExtendedLifetime(delegate) {}
         }
     }
 
     @Test func fromCacheOnlyMissHasNoImageAndNoError() async throws {
-        try await withManager { h in
-            let url = h.origin.url("/never.png")
+        try await withScriptedManager { h in
+            let url = h.serve("/never.png", .png(4, 4))
             let recorder = ResultRecorder()
-            h.manager.loadImage(with: url, options: .fromCacheOnly, completed: recorder.completion)
+            let operation = h.manager.loadImage(with: url, options: .fromCacheOnly, completed: recorder.completion)
             let result = try #require(await recorder.waitForFinals().first)
+            #expect(await recorder.settled(operation).count == 1)
             #expect(result.image == nil && result.error == nil && result.isFinished)
             #expect(await loadError(h.manager, url, options: .fromCacheOnly)?.code == .notCached)
-            #expect(h.origin.requestCount("/never.png") == 0)
-            await h.settle()
+            #expect(h.loader.requestCount == 0)
             #expect(!h.manager.isRunning)
         }
     }

@@ -9,41 +9,37 @@ import Testing
 @Suite("Image manager: refreshCached on thumbnail and transformed keys")
 struct ManagerRefreshDerivedTests {
     @Test func thumbnailRefreshRevalidatesWithTheOriginalsValidators() async throws {
-        try await withManager { h in
-            var route = TestOriginRoute.data(ManagerFixtures.png(40, 20), contentType: "image/png")
-            route.etag = "\"v1\""
-            h.origin.setRoute("/wide.png", route)
-            let url = h.origin.url("/wide.png")
+        try await withScriptedManager { h in
+            let url = h.serve("/wide.png", LoadScript.png(40, 20).validated(etag: "\"v1\""))
             var context = WebImageContext()
             context.thumbnailPixelSize = PixelSize(width: 10, height: 10)
             let first = try await h.manager.image(for: url, options: .waitStoreCache, context: context)
             #expect(first.image?.pixelSize == PixelSize(width: 10, height: 5))
-            h.caches.drain()
+            h.drain()
             let thumbnailKey = try #require(h.manager.cacheKey(for: url, context: context))
             #expect(thumbnailKey != url.absoluteString)
             #expect(h.cache.validators(forKey: url.absoluteString)?.etag == "\"v1\"")
 
             // Unchanged: 304, the cached thumbnail only.
             let unchanged = ResultRecorder()
-            h.manager.loadImage(with: url, options: .refreshCached, context: context, completed: unchanged.completion)
-            #expect(await waitUntil { h.origin.requestCount("/wide.png") == 2 })
-            await h.settle()
-            try? await Task.sleep(for: .milliseconds(100))
-            #expect(unchanged.results.count == 1 && unchanged.results.first?.cacheType == .memory)
-            #expect(h.origin.requests("/wide.png").last?.header("If-None-Match") == "\"v1\"")
+            let refresh = h.manager.loadImage(with: url, options: .refreshCached, context: context,
+                                              completed: unchanged.completion)
+            await h.loader.waitForFinal(url, count: 2)
+            let results = await unchanged.settled(refresh)
+            #expect(results.count == 1 && results.first?.cacheType == .memory)
+            #expect(h.loader.requests(for: url).last?.validators?.etag == "\"v1\"")
 
             // Changed: a second callback with the new thumbnail, and the original's validators move on.
-            var changed = TestOriginRoute.data(ManagerFixtures.png(20, 40), contentType: "image/png")
-            changed.etag = "\"v2\""
-            h.origin.setRoute("/wide.png", changed)
+            h.serve("/wide.png", LoadScript.png(20, 40).validated(etag: "\"v2\""))
             let recorder = ResultRecorder()
-            h.manager.loadImage(with: url, options: [.refreshCached, .waitStoreCache], context: context,
-                                completed: recorder.completion)
-            let finals = await recorder.waitForFinals(2)
+            let operation = h.manager.loadImage(with: url, options: [.refreshCached, .waitStoreCache], context: context,
+                                                completed: recorder.completion)
+            await recorder.waitForFinals(2)
+            let finals = await recorder.settled(operation)
             #expect(finals.count == 2)
             #expect(finals.first?.image?.pixelSize == PixelSize(width: 10, height: 5))
             #expect(finals.last?.image?.pixelSize == PixelSize(width: 5, height: 10))
-            await h.settle()
+            h.drain()
             #expect(h.cache.memoryCache.get(forKey: thumbnailKey)?.pixelSize == PixelSize(width: 5, height: 10))
             #expect(h.cache.diskImageData(forKey: url.absoluteString) == Data(ManagerFixtures.png(20, 40)))
             #expect(h.cache.validators(forKey: url.absoluteString)?.etag == "\"v2\"")
@@ -51,35 +47,36 @@ struct ManagerRefreshDerivedTests {
     }
 
     @Test func transformedRefreshComparesTheOriginalsBytesAndDeliversTheNewTransform() async throws {
-        try await withManager { h in
+        try await withScriptedManager { h in
             // No validators at all: only the bytes tell a change.
-            h.origin.setRoute("/t.png", .data(ManagerFixtures.png(12, 12), contentType: "image/png"))
-            let url = h.origin.url("/t.png")
+            let url = h.serve("/t.png", .png(12, 12))
             var context = WebImageContext()
             context.imageTransformer = FlippingTransformer(horizontal: true, vertical: false)
             _ = try await h.manager.image(for: url, options: .waitStoreCache, context: context)
-            h.caches.drain()
+            h.drain()
             let transformedKey = try #require(h.manager.cacheKey(for: url, context: context))
             let cachedTransform = try #require(h.cache.memoryCache.get(forKey: transformedKey))
 
             let unchanged = ResultRecorder()
-            h.manager.loadImage(with: url, options: .refreshCached, context: context, completed: unchanged.completion)
-            #expect(await waitUntil { h.origin.requestCount("/t.png") == 2 })
-            await h.settle()
-            try? await Task.sleep(for: .milliseconds(100))
-            #expect(unchanged.results.count == 1)
+            let released = TestGate()
+            let refresh = h.manager.loadImage(with: url, options: .refreshCached, context: context.probed(released),
+                                              completed: unchanged.completion)
+            await released.wait("the refresh to let go of its context")
+            #expect(await unchanged.settled(refresh).count == 1)
+            #expect(h.loader.requestCount(url) == 2)
             #expect(h.cache.memoryCache.get(forKey: transformedKey) === cachedTransform)
 
-            h.origin.setRoute("/t.png", .data(ManagerFixtures.png(24, 24), contentType: "image/png"))
+            h.serve("/t.png", .png(24, 24))
             let recorder = ResultRecorder()
-            h.manager.loadImage(with: url, options: [.refreshCached, .waitStoreCache], context: context,
-                                completed: recorder.completion)
-            let finals = await recorder.waitForFinals(2)
+            let operation = h.manager.loadImage(with: url, options: [.refreshCached, .waitStoreCache], context: context,
+                                                completed: recorder.completion)
+            await recorder.waitForFinals(2)
+            let finals = await recorder.settled(operation)
             #expect(finals.count == 2)
             #expect(finals.first?.image === cachedTransform)
             #expect(finals.last?.image?.pixelSize == PixelSize(width: 24, height: 24))
             #expect(finals.last?.image !== cachedTransform)
-            await h.settle()
+            h.drain()
             #expect(h.cache.memoryCache.get(forKey: transformedKey)?.pixelSize == PixelSize(width: 24, height: 24))
             #expect(h.cache.diskImageData(forKey: url.absoluteString) == Data(ManagerFixtures.png(24, 24)))
         }

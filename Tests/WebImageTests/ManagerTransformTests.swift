@@ -9,10 +9,9 @@ struct ManagerTransformTests {
     let resize = ResizingTransformer(size: PointSize(width: 40, height: 30), scaleMode: .fill)
 
     @Test func managerTransformerRunsAndTheTransformedImageIsCachedUnderItsKey() async throws {
-        try await withManager { h in
-            h.origin.setRoute("/t.jpg", .data(ManagerFixtures.jpeg(120, 90), contentType: "image/jpeg"))
+        try await withScriptedManager { h in
+            let url = h.serve("/t.jpg", .body(ManagerFixtures.jpeg(120, 90), contentType: "image/jpeg"))
             h.manager.transformer = resize
-            let url = h.origin.url("/t.jpg")
             let result = try await h.manager.image(for: url, options: .waitStoreCache)
             #expect(result.image?.pixelSize == PixelSize(width: 40, height: 30))
             #expect(result.data == nil && result.byteCount == ManagerFixtures.jpeg(120, 90).count)
@@ -29,9 +28,8 @@ struct ManagerTransformTests {
     }
 
     @Test func aNewTransformOfACachedOriginalDoesNotDownload() async throws {
-        try await withManager { h in
-            h.origin.setRoute("/o.png", .data(ManagerFixtures.png(60, 60)))
-            let url = h.origin.url("/o.png")
+        try await withScriptedManager { h in
+            let url = h.serve("/o.png", .png(60, 60))
             var first = WebImageContext()
             first.imageTransformer = resize
             _ = try await h.manager.image(for: url, options: .waitStoreCache, context: first)
@@ -40,14 +38,13 @@ struct ManagerTransformTests {
             let flipped = try await h.manager.image(for: url, context: second)
             #expect(flipped.cacheType == .disk && flipped.image?.pixelSize == PixelSize(width: 60, height: 60))
             #expect(flipped.data == nil)
-            #expect(h.origin.requestCount("/o.png") == 1)
+            #expect(h.loader.requestCount(url) == 1)
         }
     }
 
     @Test func storeCacheTypesForOriginalAndTransformed() async throws {
-        try await withManager { h in
-            h.origin.setRoute("/anim.gif", .data(ManagerFixtures.animatedGIF(24, 24)))
-            let url = h.origin.url("/anim.gif")
+        try await withScriptedManager { h in
+            let url = h.serve("/anim.gif", .body(ManagerFixtures.animatedGIF(24, 24)))
             var context = WebImageContext()
             context.imageTransformer = resize
             context.originalStoreCacheType = .disk
@@ -64,21 +61,20 @@ struct ManagerTransformTests {
     }
 
     @Test func animatedImagesAreLeftAloneWithoutTransformAnimatedImage() async throws {
-        try await withManager { h in
-            h.origin.setRoute("/a.gif", .data(ManagerFixtures.animatedGIF(24, 24)))
+        try await withScriptedManager { h in
+            let url = h.serve("/a.gif", .body(ManagerFixtures.animatedGIF(24, 24)))
             h.manager.transformer = resize
-            let result = try await h.manager.image(for: h.origin.url("/a.gif"))
+            let result = try await h.manager.image(for: url)
             #expect(result.image?.frames.count == 3 && result.image?.pixelSize == PixelSize(width: 24, height: 24))
         }
     }
 
     @Test func disabledTransformerBeatsTheManagers() async throws {
-        try await withManager { h in
-            h.origin.setRoute("/d.png", .data(ManagerFixtures.png(50, 50)))
+        try await withScriptedManager { h in
+            let url = h.serve("/d.png", .png(50, 50))
             h.manager.transformer = resize
             var context = WebImageContext()
             context.disablesTransformer = true
-            let url = h.origin.url("/d.png")
             let result = try await h.manager.image(for: url, context: context)
             #expect(result.image?.pixelSize == PixelSize(width: 50, height: 50) && result.data != nil)
             #expect(h.manager.cacheKey(for: url, context: context) == url.absoluteString)
@@ -86,22 +82,21 @@ struct ManagerTransformTests {
     }
 
     @Test func aTransformerThatFailsFallsBackToTheOriginal() async throws {
-        try await withManager { h in
-            h.origin.setRoute("/f.png", .data(ManagerFixtures.png(16, 16)))
+        try await withScriptedManager { h in
+            let url = h.serve("/f.png", .png(16, 16))
             var context = WebImageContext()
             context.imageTransformer = FailingTransformer()
-            let result = try await h.manager.image(for: h.origin.url("/f.png"), context: context)
+            let result = try await h.manager.image(for: url, context: context)
             #expect(result.image?.pixelSize == PixelSize(width: 16, height: 16))
             #expect(result.data == Data(ManagerFixtures.png(16, 16)))
         }
     }
 
     @Test func differentCachesForOriginalAndTransformed() async throws {
-        try await withManager { h in
-            h.origin.setRoute("/x.png", .data(ManagerFixtures.png(103, 103)))
+        try await withScriptedManager { h in
+            let url = h.serve("/x.png", .png(103, 103))
             let originals = ImageCacheHarness(namespace: "originals")
             defer { originals.remove() }
-            let url = h.origin.url("/x.png")
             var context = WebImageContext()
             context.imageTransformer = resize
             context.originalImageCache = originals.cache
@@ -119,9 +114,8 @@ struct ManagerTransformTests {
     }
 
     @Test func originalQueryCacheTypeFindsAnOriginalInMemory() async throws {
-        try await withManager { h in
-            h.origin.setRoute("/m.png", .data(ManagerFixtures.png(102, 102)))
-            let url = h.origin.url("/m.png")
+        try await withScriptedManager { h in
+            let url = h.serve("/m.png", .png(102, 102))
             var context = WebImageContext()
             context.imageTransformer = resize
             context.originalStoreCacheType = .all
@@ -132,13 +126,13 @@ struct ManagerTransformTests {
             context.originalQueryCacheType = .all
             let again = try await h.manager.image(for: url, options: .fromCacheOnly, context: context)
             #expect(again.image?.pixelSize == PixelSize(width: 40, height: 30) && again.data == nil)
-            #expect(h.origin.requestCount("/m.png") == 1)
+            #expect(h.loader.requestCount(url) == 1)
         }
     }
 
     @Test func thumbnailIsDecodedFromTheFullSizeDiskEntryWithoutNetwork() async throws {
-        try await withManager { h in
-            let url = h.origin.url("/full.jpg")
+        try await withScriptedManager { h in
+            let url = h.url("/full.jpg")
             let full = Data(ManagerFixtures.jpeg(500, 500))
             try h.cache.storeImageDataToDisk(full, forKey: url.absoluteString)
             var context = WebImageContext()
@@ -146,7 +140,7 @@ struct ManagerTransformTests {
             let result = try await h.manager.image(for: url, options: .waitStoreCache, context: context)
             #expect(result.image?.pixelSize == PixelSize(width: 100, height: 100))
             #expect(result.data == nil && result.cacheType == .disk && result.isFinished)
-            #expect(h.origin.requestCount("/full.jpg") == 0)
+            #expect(h.loader.requestCount == 0)
             let thumbKey = try #require(h.manager.cacheKey(for: url, context: context))
             #expect(h.cache.memoryCache.get(forKey: thumbKey)?.pixelSize == PixelSize(width: 100, height: 100))
             let stored = try #require(h.cache.diskImageData(forKey: thumbKey))
@@ -158,25 +152,34 @@ struct ManagerTransformTests {
         }
     }
 
+    /// Over real HTTP on purpose: the subject is the downloader's sharing of one download between
+    /// callers with different decode options (one request, one decode per thumbnail size), which
+    /// only the real downloader does. The origin holds the body until all ten loads have joined.
     @Test func concurrentThumbnailsOfDifferentSizesShareOneDownload() async throws {
         try await withManager { h in
+            let gate = TestGate()
             var route = TestOriginRoute.data(ManagerFixtures.jpeg(500, 500), contentType: "image/jpeg")
-            route.delay = .milliseconds(200)
+            route.mode = .gated(0, gate)
             h.origin.setRoute("/shared.jpg", route)
             let url = h.origin.url("/shared.jpg")
-            let sizes = try await withThrowingTaskGroup(of: (Int, PixelSize?, Data?, ImageCacheType).self) { group in
+            let loader = ForwardingLoader(h.downloader)
+            let manager = ImageManager(cache: h.cache, loader: loader)
+            async let sizes = withThrowingTaskGroup(of: (Int, PixelSize?, Data?, ImageCacheType).self) { group in
                 for side in 90..<100 {
                     group.addTask {
                         var context = WebImageContext()
                         context.thumbnailPixelSize = PixelSize(width: side, height: side)
-                        let result = try await h.manager.image(for: url, context: context)
+                        let result = try await manager.image(for: url, context: context)
                         return (side, result.image?.pixelSize, result.data, result.cacheType)
                     }
                 }
                 return try await group.reduce(into: []) { $0.append($1) }
             }
-            #expect(sizes.count == 10)
-            for (side, size, data, cacheType) in sizes {
+            await loader.waitForRequests(10)
+            gate.open()
+            let results = try await sizes
+            #expect(results.count == 10)
+            for (side, size, data, cacheType) in results {
                 #expect(size == PixelSize(width: side, height: side))
                 #expect(data == nil && cacheType == .none)
             }

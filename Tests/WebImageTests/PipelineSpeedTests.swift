@@ -13,6 +13,7 @@ struct PipelineSpeedTests {
     /// Records callbacks: their order, and whether two ever ran at once.
     final class Recorder: Sendable {
         let order = Mutex<[Int]>([])
+        let ran = Counter()
         let running = Atomic<Int>(0)
         let overlapped = Atomic<Bool>(false)
 
@@ -23,6 +24,7 @@ struct PipelineSpeedTests {
                 }
                 order.withLock { $0.append(value) }
                 running.subtract(1, ordering: .sequentiallyConsistent)
+                ran.increment()
             }
         }
 
@@ -62,8 +64,7 @@ struct PipelineSpeedTests {
             }
             if index % 2 == 0 { callbacks.drainHere() } else { callbacks.drainElsewhere() }
         }
-        let finished = await waitUntil { recorder.values.count == count }
-        #expect(finished)
+        await recorder.ran.wait(for: count, "callbacks run")
         #expect(recorder.values == Array(0..<count))
         let overlapped = recorder.overlapped.load(ordering: .relaxed)
         #expect(!overlapped)

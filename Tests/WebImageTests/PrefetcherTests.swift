@@ -14,17 +14,24 @@ final class PrefetchRecorder: ImagePrefetcherDelegate, Sendable {
         case completed(finished: Int, skipped: Int)
     }
 
-    private let state = Mutex<[Call]>([])
+    private let log = Watched([Call]())
 
-    var calls: [Call] { state.withLock { $0 } }
+    var calls: [Call] { log.value }
 
     var progress: ImagePrefetchProgress { { finished, total in self.record(.progress(finished: finished, total: total)) } }
     var completed: ImagePrefetchCompletion { { finished, skipped in self.record(.completed(finished: finished, skipped: skipped)) } }
 
-    var completions: [Call] { calls.filter { if case .completed = $0 { return true } else { return false } } }
+    var completions: [Call] { calls.filter(\.isCompletion) }
     var progressCalls: [Call] { calls.filter { if case .progress = $0 { return true } else { return false } } }
 
-    func record(_ call: Call) { state.withLock { $0.append(call) } }
+    func record(_ call: Call) { log.update { $0.append(call) } }
+
+    /// Waits for the request's completion block.
+    @discardableResult
+    func waitForCompletion(sourceLocation: SourceLocation = #_sourceLocation) async -> [Call] {
+        await log.wait("the prefetch to complete", sourceLocation: sourceLocation) { $0.contains(where: \.isCompletion) }
+        return calls
+    }
 
     func imagePrefetcher(_ prefetcher: ImagePrefetcher, didPrefetch url: URL, finishedCount: Int, totalCount: Int) {
         record(.delegatePrefetched(finished: finishedCount, total: totalCount))
@@ -35,13 +42,14 @@ final class PrefetchRecorder: ImagePrefetcherDelegate, Sendable {
     }
 }
 
-/// `count` PNG routes `/p<i>.png` (each `8+i` pixels wide) on the harness's origin.
-func servePictures(_ h: ManagerHarness, _ count: Int, prefix: String = "p", delay: Duration = .zero) -> [URL] {
-    (0..<count).map { index in
-        let path = "/\(prefix)\(index).png"
-        h.origin.setRoute(path, .data(ManagerFixtures.png(8 + index, 4), delay: delay))
-        return h.origin.url(path)
-    }
+extension PrefetchRecorder.Call {
+    var isCompletion: Bool { if case .completed = self { true } else { false } }
+}
+
+/// `count` scripted PNGs `/p<i>.png` (each `8+i` pixels wide), each load shaped by `shape`.
+func servePictures(_ h: ScriptedManagerHarness, _ count: Int, prefix: String = "p",
+                   _ shape: (LoadScript) -> LoadScript = { $0 }) -> [URL] {
+    (0..<count).map { index in h.serve("/\(prefix)\(index).png", shape(.png(8 + index, 4))) }
 }
 
 @Suite("Image prefetcher")
@@ -58,20 +66,23 @@ struct PrefetcherTests {
     }
 
     @Test func prefetchesMultipleImagesIntoTheCache() async throws {
-        try await withManager { h in
+        try await withScriptedManager { h in
             let urls = servePictures(h, 3)
             let prefetcher = ImagePrefetcher(manager: h.manager)
             let recorder = PrefetchRecorder()
-            let token = prefetcher.prefetchURLs(urls, progress: recorder.progress, completed: recorder.completed)
-            #expect(token?.urls == urls)
-            #expect(await waitUntil { !recorder.completions.isEmpty })
-            try? await Task.sleep(for: .milliseconds(50))
+            let token = try #require(prefetcher.prefetchURLs(urls, progress: recorder.progress,
+                                                             completed: recorder.completed))
+            #expect(token.urls == urls)
+            await recorder.waitForCompletion()
+            // The request has finished (its blocks are dropped) and its queue has run dry.
+            #expect(prefetcher.runningTokenCount == 0 && token.finishedCount == 3)
+            await token.callbackQueue.drained()
             #expect(recorder.completions == [.completed(finished: 3, skipped: 0)])
             #expect(recorder.progressCalls == (1...3).map { .progress(finished: $0, total: 3) })
             for (index, url) in urls.enumerated() {
                 #expect(h.cache.imageFromMemoryCache(forKey: url.absoluteString)?.width == 8 + index)
             }
-            #expect(prefetcher.runningTokenCount == 0)
+            #expect(h.loader.requests.allSatisfy { $0.options.contains(.lowPriority) })
         }
     }
 
@@ -83,7 +94,7 @@ struct PrefetcherTests {
     }
 
     @Test func overlappingRequestsFromSeveralTasksAreIndependent() async throws {
-        try await withManager { h in
+        try await withScriptedManager { h in
             let urls = servePictures(h, 6)
             let prefetcher = ImagePrefetcher(manager: h.manager)
             let first = PrefetchRecorder(), second = PrefetchRecorder()
@@ -94,7 +105,9 @@ struct PrefetcherTests {
                 _ = prefetcher.prefetchURLs(Array(urls[2..<6]), progress: second.progress, completed: second.completed)
             }.value
             _ = await (a, b)
-            #expect(await waitUntil { first.completions.count == 1 && second.completions.count == 1 })
+            await first.waitForCompletion()
+            await second.waitForCompletion()
+            await CallbackQueue.shared.drained()
             for recorder in [first, second] {
                 #expect(recorder.completions == [.completed(finished: 4, skipped: 0)])
                 #expect(recorder.progressCalls == (1...4).map { .progress(finished: $0, total: 4) })
@@ -103,15 +116,14 @@ struct PrefetcherTests {
     }
 
     @Test func delegateHearsFirstWithAggregateCounts() async throws {
-        try await withManager { h in
+        try await withScriptedManager { h in
             var urls = servePictures(h, 17)
-            urls += (0..<3).map { h.origin.url("/missing\($0).png") }
+            urls += (0..<3).map { h.url("/missing\($0).png") }
             let prefetcher = ImagePrefetcher(manager: h.manager)
             let recorder = PrefetchRecorder()
             prefetcher.delegate = recorder
             prefetcher.prefetchURLs(urls, progress: recorder.progress, completed: recorder.completed)
-            #expect(await waitUntil { !recorder.completions.isEmpty })
-            let calls = recorder.calls
+            let calls = await recorder.waitForCompletion()
             // Every progress call directly follows the delegate's call with the same counts.
             for (index, call) in calls.enumerated() {
                 guard case .progress(let finished, let total) = call else { continue }
@@ -123,64 +135,73 @@ struct PrefetcherTests {
         }
     }
 
-    // The cancel must land within the origin's 3 s delay; an instrumented run can take longer.
-    @Test(.timingBoundUnderSanitizer) func cancellingATokenStopsItAtOnceWithoutCompletion() async throws {
-        try await withManager { h in
-            // Slow enough that nothing finishes before the cancel, even on a loaded machine.
-            let urls = servePictures(h, 6, delay: .seconds(3))
+    @Test func cancellingATokenStopsItAtOnceWithoutCompletion() async throws {
+        try await withScriptedManager { h in
+            // Held at the loader: nothing can finish before the cancel.
+            let urls = servePictures(h, 6) { $0.holding(.started) }
             let prefetcher = ImagePrefetcher(manager: h.manager)
             prefetcher.maxConcurrentPrefetchCount = 2
             let recorder = PrefetchRecorder()
             let token = try #require(prefetcher.prefetchURLs(urls, progress: recorder.progress,
                                                              completed: recorder.completed))
             #expect(prefetcher.runningTokenCount == 1)
-            #expect(await waitUntil { h.origin.stats.requests.count == 2 })
+            await h.loader.waitForHeld(2)
+            h.drain()  // the query callbacks that made the requests have handed their tokens over
             token.cancel()
             #expect(prefetcher.runningTokenCount == 0)
             #expect(token.isCancelled)
-            #expect(await waitUntil { !h.manager.isRunning })
-            try? await Task.sleep(for: .milliseconds(100))
+            #expect(!h.manager.isRunning)
+            #expect(h.loader.cancelCount(urls[0]) == 1 && h.loader.cancelCount(urls[1]) == 1)
+            // The cancelled loads' ends have been handled (each would have started a queued URL).
+            await token.callbackQueue.drained()
+            h.drain()
             #expect(recorder.calls.isEmpty)
-            #expect(h.origin.stats.requests.count == 2)
+            #expect(h.loader.requestCount == 2)
         }
     }
 
     @Test func downloaderCancellingUnderneathStillCompletes() async throws {
-        try await withManager { h in
-            let urls = (0..<3).map { index -> URL in
-                var stalled = TestOriginRoute.data(ManagerFixtures.png(256, 256))
-                stalled.mode = .stallAfter(100)
-                h.origin.setRoute("/large\(index).png", stalled)
-                return h.origin.url("/large\(index).png")
+        try await withScriptedManager { h in
+            let urls = (0..<3).map { index in
+                h.serve("/large\(index).png", LoadScript.png(256, 256).inChunks(100).holding(.beforeCompletion))
             }
             let prefetcher = ImagePrefetcher(manager: h.manager)
             let recorder = PrefetchRecorder()
             prefetcher.prefetchURLs(urls, completed: recorder.completed)
-            #expect(await waitUntil { h.origin.stats.requests.count == 3 })
-            h.downloader.cancelAllDownloads()
-            #expect(await waitUntil { !recorder.completions.isEmpty })
+            await h.loader.waitForHeld(3)
+            h.loader.cancelAll()
+            await recorder.waitForCompletion()
             #expect(recorder.completions == [.completed(finished: 3, skipped: 3)])
         }
     }
 
     @Test func respectsTheConcurrencyLimitAndCountsDuplicates() async throws {
-        try await withManager { h in
-            let urls = servePictures(h, 4, delay: .milliseconds(40))
+        try await withScriptedManager { h in
+            let urls = servePictures(h, 4) { $0.holding(.started) }
             let prefetcher = ImagePrefetcher(manager: h.manager)
             prefetcher.maxConcurrentPrefetchCount = 2
             let recorder = PrefetchRecorder()
             prefetcher.prefetchURLs(urls + urls, options: [.fromLoaderOnly], progress: recorder.progress,
                                     completed: recorder.completed)
-            #expect(await waitUntil { !recorder.completions.isEmpty })
+            // Each round: two loads held at the loader and no third asked for; then both go on.
+            for round in 1...4 {
+                await h.loader.waitForHeld(2)
+                h.drain()
+                #expect(h.loader.requestCount == 2 * round)
+                #expect(h.loader.inFlight == 2)
+                h.loader.releaseAll()
+            }
+            await recorder.waitForCompletion()
             #expect(recorder.completions == [.completed(finished: 8, skipped: 0)])
             #expect(recorder.progressCalls.count == 8)
-            #expect(h.origin.stats.maxInFlight <= 2)
+            #expect(h.loader.maxInFlight == 2)
+            #expect(h.loader.requestCount == 8)
         }
     }
 
     @Test func cancelPrefetchingCancelsEveryRequest() async throws {
-        try await withManager { h in
-            let urls = servePictures(h, 4, delay: .milliseconds(300))
+        try await withScriptedManager { h in
+            let urls = servePictures(h, 4) { $0.holding(.started) }
             let prefetcher = ImagePrefetcher(manager: h.manager)
             let first = PrefetchRecorder(), second = PrefetchRecorder()
             let a = prefetcher.prefetchURLs(Array(urls[0..<2]), completed: first.completed)
@@ -189,29 +210,32 @@ struct PrefetcherTests {
             prefetcher.cancelPrefetching()
             #expect(prefetcher.runningTokenCount == 0)
             #expect(a?.isCancelled == true && b?.isCancelled == true)
-            #expect(await waitUntil { !h.manager.isRunning })
-            try? await Task.sleep(for: .milliseconds(50))
+            #expect(!h.manager.isRunning)
+            await CallbackQueue.shared.drained()
+            h.drain()
             #expect(first.calls.isEmpty && second.calls.isEmpty)
+            #expect(h.loader.inFlight == 0)
         }
     }
 
     @Test func callbacksRunOnTheChosenQueue() async throws {
-        try await withManager { h in
+        try await withScriptedManager { h in
             let urls = servePictures(h, 2)
             let queue = CallbackQueue(DispatchQueue(label: "prefetch-test"))
             let prefetcher = ImagePrefetcher(manager: h.manager)
             prefetcher.callbackQueue = queue
-            let onQueue = Mutex<[Bool]>([])
-            prefetcher.prefetchURLs(urls, progress: { _, _ in onQueue.withLock { $0.append(queue.isCurrent) } },
-                                    completed: { _, _ in onQueue.withLock { $0.append(queue.isCurrent) } })
-            #expect(await waitUntil { onQueue.withLock { $0.count } == 3 })
-            #expect(onQueue.withLock { $0 } == [true, true, true])
+            let onQueue = Watched([Bool]())
+            prefetcher.prefetchURLs(urls, progress: { _, _ in onQueue.update { $0.append(queue.isCurrent) } },
+                                    completed: { _, _ in onQueue.update { $0.append(queue.isCurrent) } })
+            await onQueue.wait("three callbacks") { $0.count == 3 }
+            await queue.drained()
+            #expect(onQueue.value == [true, true, true])
         }
     }
 
     @Test func asyncPrefetchReturnsTheCounts() async throws {
-        try await withManager { h in
-            let urls = servePictures(h, 3) + [h.origin.url("/absent.png")]
+        try await withScriptedManager { h in
+            let urls = servePictures(h, 3) + [h.url("/absent.png")]
             let prefetcher = ImagePrefetcher(manager: h.manager)
             let counts = await prefetcher.prefetch(urls)
             #expect(counts.finished == 4 && counts.skipped == 1)
@@ -220,25 +244,26 @@ struct PrefetcherTests {
         }
     }
 
-    // The cancel must land within the origin's 2 s delay; an instrumented run can take longer.
-    @Test(.timingBoundUnderSanitizer) func cancellingTheAsyncPrefetchReturnsEarly() async throws {
-        try await withManager { h in
-            let urls = servePictures(h, 3, delay: .milliseconds(2_000))
+    @Test func cancellingTheAsyncPrefetchReturnsEarly() async throws {
+        try await withScriptedManager { h in
+            let urls = servePictures(h, 3) { $0.holding(.started) }
             let prefetcher = ImagePrefetcher(manager: h.manager)
             let task = Task { await prefetcher.prefetch(urls) }
-            #expect(await waitUntil { h.origin.stats.requests.count == 3 })
+            await h.loader.waitForHeld(3)
+            h.drain()  // the query callbacks that made the requests have handed their tokens over
             task.cancel()
             let counts = await task.value
             #expect(counts.finished == 0)
             #expect(prefetcher.runningTokenCount == 0)
-            #expect(await waitUntil { !h.manager.isRunning })
+            #expect(!h.manager.isRunning)
+            #expect(urls.allSatisfy { h.loader.cancelCount($0) == 1 })
         }
     }
 
     @Test func manyMemoryHitsDeliveredInlineCompleteWithoutRecursion() async throws {
-        try await withManager { h in
+        try await withScriptedManager { h in
             let image = Image(bitmap: TestBitmaps.gradient(width: 2, height: 2))
-            let urls = (0..<2_000).map { h.origin.url("/hit\($0).png") }
+            let urls = (0..<2_000).map { h.url("/hit\($0).png") }
             for url in urls { h.cache.storeImageToMemory(image, forKey: url.absoluteString) }
             var context = WebImageContext()
             context.callbackQueue = .immediate
@@ -246,7 +271,7 @@ struct PrefetcherTests {
             ImagePrefetcher(manager: h.manager).prefetchURLs(urls, context: context, completed: recorder.completed)
             // Every load hit memory and reported inline, so the request is complete on return.
             #expect(recorder.calls == [.completed(finished: 2_000, skipped: 0)])
-            #expect(h.origin.stats.requests.isEmpty)
+            #expect(h.loader.requestCount == 0)
         }
     }
 }

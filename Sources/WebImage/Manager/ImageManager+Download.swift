@@ -39,11 +39,12 @@ extension ImageManager {
             }
         }
         let loaderRequest = request.with(context: context)
+        let stage = request.operation.beginStage()
         let token = request.loader.requestImage(with: url, options: loaderOptions, context: context,
                                                 progress: request.progress) { [self] loaded in
             loaderFinished(loaderRequest, loaded, refreshing: refresh)
         }
-        request.operation.setLoaderOperation(token)
+        request.operation.setLoaderOperation(token, stage: stage)
     }
 
     private func loaderFinished(_ request: ImageManagerRequest, _ loaded: ImageLoadResult, refreshing: Bool) {

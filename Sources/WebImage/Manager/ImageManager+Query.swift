@@ -10,6 +10,7 @@ extension ImageManager {
             return
         }
         // The key already names the thumbnail: the query context decodes without shrinking again.
+        let stage = request.operation.beginStage()
         let query = request.cache.queryImage(forKey: request.key, options: request.options,
                                              context: request.queryContext,
                                              cacheType: request.queryCacheType) { [self] found in
@@ -20,7 +21,7 @@ extension ImageManager {
                 download(request, cached: found.image == nil ? nil : found)
             }
         }
-        request.operation.setCacheOperation(query)
+        request.operation.setCacheOperation(query, stage: stage)
     }
 
     /// A thumbnail or transformed key missed: a cached original (decoded as a thumbnail when one is
@@ -31,6 +32,7 @@ extension ImageManager {
             download(request, cached: nil)
             return
         }
+        let stage = request.operation.beginStage()
         let query = request.originalCache.queryImage(forKey: request.originalKey, options: request.options,
                                                      context: request.context,
                                                      cacheType: cacheType) { [self] found in
@@ -41,6 +43,6 @@ extension ImageManager {
             }
             finish(request, image: image, data: found.data, cacheType: found.cacheType, response: nil)
         }
-        request.operation.setCacheOperation(query)
+        request.operation.setCacheOperation(query, stage: stage)
     }
 }

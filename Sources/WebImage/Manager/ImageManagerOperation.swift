@@ -44,13 +44,26 @@ public final class ImageManagerOperation: WebImageOperation {
         }
     }
 
+    /// The stage in flight with its number: a stage's handle is recorded after the call that
+    /// started it returns, by which time the stage may have finished and a later one begun (a
+    /// synchronous cache answer, or a fast one, runs the next step first). The number keeps such
+    /// a late record from replacing the newer stage.
+    struct StageRecord: Sendable {
+        let number: Int
+        let stage: Stage?
+    }
+
     /// Who hears about the load, and the manager whose running set holds it (told when it ends).
     struct Listener: Sendable {
         let receiver: Receiver
         weak var manager: ImageManager?
     }
 
-    private let once: ExactlyOnce<Listener, Stage>
+    private let once: ExactlyOnce<Listener, StageRecord>
+    /// The state of every operation that ended before it began (a memory hit, an early failure):
+    /// shared, since nothing records a stage or a receiver in it, so such a load allocates only
+    /// the operation it returns.
+    private static let endedBeforeItBegan = ExactlyOnce<Listener, StageRecord>(ended: ())
     /// The URL being loaded.
     public let url: URL?
     let callbackQueue: CallbackQueue
@@ -65,7 +78,7 @@ public final class ImageManagerOperation: WebImageOperation {
     init(finishedWith url: URL?, callbackQueue: CallbackQueue) {
         self.url = url
         self.callbackQueue = callbackQueue
-        once = ExactlyOnce(ended: ())
+        once = Self.endedBeforeItBegan
     }
 
     /// True once ``cancel()`` took effect.
@@ -76,13 +89,13 @@ public final class ImageManagerOperation: WebImageOperation {
 
     /// The cache query in flight; nil once the load has moved on to the loader.
     public var cacheOperation: (any ImageCacheOperation)? {
-        if !once.isEnded, case .cacheQuery(let operation) = once.stage { return operation }
+        if !once.isEnded, case .cacheQuery(let operation) = once.stage?.stage { return operation }
         return nil
     }
 
     /// The loader request, once the load reached the loader (kept after it finished).
     public var loaderOperation: (any ImageLoadCancellable)? {
-        if case .loaderRequest(let operation) = once.stage { return operation }
+        if case .loaderRequest(let operation) = once.stage?.stage { return operation }
         return nil
     }
 
@@ -90,8 +103,8 @@ public final class ImageManagerOperation: WebImageOperation {
     /// result with ``WebImageError/Code/cancelled``, and nothing after it. Idempotent; does nothing
     /// once the load has finished.
     public func cancel() {
-        guard let (listener, stage) = once.cancel() else { return }
-        stage?.cancel()
+        guard let (listener, record) = once.cancel() else { return }
+        record?.stage?.cancel()
         listener?.manager?.unregister(self)
         if let listener {
             let result = ImageManagerResult.failure(
@@ -128,15 +141,34 @@ public final class ImageManagerOperation: WebImageOperation {
         once.updateReceiver { $0.manager = manager }
     }
 
-    /// Records the cache query; cancels it at once if the load was cancelled meanwhile.
-    func setCacheOperation(_ operation: (any ImageCacheOperation)?) {
-        if !once.setStage(operation.map(Stage.cacheQuery)) { operation?.cancel() }
+    /// Begins the next stage (a cache query or the loader request) and returns its number, to
+    /// record its handle with once the call that starts it returns.
+    func beginStage() -> Int {
+        var number = 0
+        once.updateStage { record in
+            number = (record?.number ?? 0) + 1
+            record = StageRecord(number: number, stage: nil)
+        }
+        return number
     }
 
-    /// Records the loader request (the cache step is over); cancels it at once if the load was
-    /// cancelled meanwhile.
-    func setLoaderOperation(_ operation: (any ImageLoadCancellable)?) {
-        if !once.setStage(operation.map(Stage.loaderRequest)) { operation?.cancel() }
+    /// Records the cache query of stage `number`, unless a later stage began meanwhile; cancels it
+    /// at once if the load was cancelled.
+    func setCacheOperation(_ operation: (any ImageCacheOperation)?, stage number: Int) {
+        record(operation.map(Stage.cacheQuery), number: number)
+    }
+
+    /// Records the loader request of stage `number`, unless a later stage began meanwhile; cancels
+    /// it at once if the load was cancelled.
+    func setLoaderOperation(_ operation: (any ImageLoadCancellable)?, stage number: Int) {
+        record(operation.map(Stage.loaderRequest), number: number)
+    }
+
+    private func record(_ stage: Stage?, number: Int) {
+        let kept = once.updateStage { record in
+            if record?.number == number { record = StageRecord(number: number, stage: stage) }
+        }
+        if !kept { stage?.cancel() }
     }
 
     /// Delivers a result more will follow (a partial image, or the cached image before a refresh),

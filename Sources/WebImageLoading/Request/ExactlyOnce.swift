@@ -77,14 +77,14 @@ package final class ExactlyOnce<Receiver: Sendable, Stage: Sendable>: Sendable {
         }
     }
 
-    /// Changes the stage in place (for work with several stages at once). False when the work was
-    /// cancelled: the owner must stop what it was adding. Once the work ended otherwise, nothing
-    /// changes.
+    /// Changes the stage in place (for work with several stages at once, or stages numbered so a
+    /// late record cannot replace a newer one). False when the work was cancelled: the owner must
+    /// stop what it was adding. After the work ended otherwise the change is kept for inspection.
     @discardableResult
     package func updateStage(_ body: (inout Stage?) -> Void) -> Bool {
         state.withLock { state in
             guard !state.cancelled else { return false }
-            if !state.ended { body(&state.stage) }
+            body(&state.stage)
             return true
         }
     }

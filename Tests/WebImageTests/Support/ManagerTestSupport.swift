@@ -28,7 +28,9 @@ enum ManagerFixtures {
     }
 }
 
-/// A loopback origin, a downloader, a cache in a temp directory and a manager over them.
+/// A loopback origin, a downloader, a cache in a temp directory and a manager over them: for the
+/// few manager tests whose subject is the downloader underneath (shared downloads, its priority
+/// queue) and the README's examples. Everything else uses ``ScriptedManagerHarness``.
 struct ManagerHarness: Sendable {
     let origin: TestOrigin
     let downloader: ImageDownloader
@@ -36,22 +38,7 @@ struct ManagerHarness: Sendable {
     let manager: ImageManager
 
     var cache: ImageCache { caches.cache }
-
-    /// A second manager over a new cache object on the same directory (a "new process").
-    func freshManager() -> (ImageManager, ImageCache) {
-        var config = ImageCacheConfig()
-        config.disk.automaticTrimDelay = nil
-        let cache = ImageCache(namespace: "test", directory: caches.sandbox.root, config: config)
-        return (ImageManager(cache: cache, loader: downloader), cache)
-    }
-
-    /// Waits until no load is running and the cache's queues are idle.
-    func settle() async {
-        _ = await waitUntil { !manager.isRunning }
-        caches.drain()
-    }
 }
-
 
 /// Runs `body` with a fresh ``ManagerHarness``, tearing everything down afterwards.
 func withManager<T>(_ config: DownloaderConfig = .default,
@@ -62,35 +49,5 @@ func withManager<T>(_ config: DownloaderConfig = .default,
         let manager = ImageManager(cache: caches.cache, loader: downloader)
         return try await body(ManagerHarness(origin: origin, downloader: downloader, caches: caches,
                                              manager: manager))
-    }
-}
-
-/// Collects every result a completion-API load reports.
-final class ResultRecorder: Sendable {
-    private let state = Mutex<[ImageManagerResult]>([])
-
-    var completion: @Sendable (ImageManagerResult) -> Void {
-        { result in self.state.withLock { $0.append(result) } }
-    }
-
-    var results: [ImageManagerResult] { state.withLock { $0 } }
-    var finals: [ImageManagerResult] { results.filter(\.isFinished) }
-
-    /// Waits for `count` finished results, then a little longer to catch extra ones.
-    func waitForFinals(_ count: Int = 1) async -> [ImageManagerResult] {
-        _ = await waitUntil { finals.count >= count }
-        try? await Task.sleep(for: .milliseconds(50))
-        return finals
-    }
-}
-
-/// The error an async load throws, or nil when it succeeds.
-func loadError(_ manager: ImageManager, _ url: URL?, options: WebImageOptions = [],
-               context: WebImageContext = .none) async -> WebImageError? {
-    do {
-        _ = try await manager.image(for: url, options: options, context: context)
-        return nil
-    } catch {
-        return error
     }
 }

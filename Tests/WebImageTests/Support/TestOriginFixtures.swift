@@ -1,5 +1,7 @@
+import Dispatch
 import Foundation
 import Synchronization
+import Testing
 @testable import WebImage
 @testable import WebImageCodecs
 @testable import WebImageLoading
@@ -88,46 +90,109 @@ final class TestIncrementalDecoder: IncrementalImageDecoding {
     }
 }
 
+/// Decodes like ``TestImageCoder`` but each full decode waits until the test opens it: to hold a
+/// download in its decoding phase.
+final class HeldTestCoder: ImageCoding {
+    private let inner = TestImageCoder()
+    private let semaphore = DispatchSemaphore(value: 0)
+    private let started = TestGate()
+
+    /// Lets one waiting decode (or the next one) go on.
+    func open() { semaphore.signal() }
+
+    func waitUntilDecoding(sourceLocation: SourceLocation = #_sourceLocation) async {
+        await started.wait("a decode to start", sourceLocation: sourceLocation)
+    }
+
+    var decodeCount: Int { inner.decodeCount }
+
+    func canDecode(_ data: Data) -> Bool { inner.canDecode(data) }
+
+    func decode(_ data: Data, options: DecodeOptions) throws -> Image {
+        started.open()
+        semaphore.wait()
+        semaphore.signal()  // once opened, it stays open for every later decode
+        return try inner.decode(data, options: options)
+    }
+
+    func canEncode(to format: ImageFormat) -> Bool { false }
+
+    func encode(_ image: Image, as format: ImageFormat, options: EncodeOptions) throws -> Data {
+        throw WebImageError(.encodingFailed, "HeldTestCoder does not encode.")
+    }
+}
+
 extension WebImageContext {
     /// A context decoding with `coder`.
-    static func testing(_ coder: TestImageCoder, thumbnail: PixelSize? = nil) -> WebImageContext {
+    static func testing(_ coder: any ImageCoding, thumbnail: PixelSize? = nil) -> WebImageContext {
         WebImageContext(imageCoder: coder, thumbnailPixelSize: thumbnail)
     }
 }
 
-/// Collects what a loader's callbacks report, for assertions.
+/// Collects what a loader's callbacks report, for assertions, and lets the test await them.
 final class LoadRecorder: Sendable {
-    private let state = Mutex<(results: [ImageLoadResult], progress: [(Int64, Int64)])>(([], []))
+    private struct Log {
+        var results: [ImageLoadResult] = []
+        var progress: [(Int64, Int64)] = []
+    }
+
+    private let log = Watched(Log())
 
     var progressHandler: ImageLoadProgress {
-        { [self] received, expected, _ in state.withLock { $0.progress.append((received, expected)) } }
+        { [self] received, expected, _ in log.update { $0.progress.append((received, expected)) } }
     }
 
     var completion: ImageLoadCompletion {
-        { [self] result in state.withLock { $0.results.append(result) } }
+        { [self] result in log.update { $0.results.append(result) } }
     }
 
-    var results: [ImageLoadResult] { state.withLock { $0.results } }
+    var results: [ImageLoadResult] { log.value.results }
     var finals: [ImageLoadResult] { results.filter(\.isFinished) }
     var partials: [ImageLoadResult] { results.filter { !$0.isFinished } }
-    var progress: [(Int64, Int64)] { state.withLock { $0.progress } }
+    var progress: [(Int64, Int64)] { log.value.progress }
+
+    /// Waits until `count` final results have arrived; returns the first.
+    @discardableResult
+    func waitForFinal(count: Int = 1, sourceLocation: SourceLocation = #_sourceLocation) async -> ImageLoadResult? {
+        await log.wait("\(count) final result(s)", sourceLocation: sourceLocation) {
+            $0.results.count(where: \.isFinished) >= count
+        }
+        return finals.first
+    }
+
+    /// Waits until `count` partial results have arrived.
+    @discardableResult
+    func waitForPartials(_ count: Int = 1, sourceLocation: SourceLocation = #_sourceLocation) async -> Bool {
+        await log.wait("\(count) partial result(s)", sourceLocation: sourceLocation) {
+            $0.results.count { !$0.isFinished } >= count
+        }
+    }
+
+    /// Waits until a progress call has reported at least `bytes` received.
+    @discardableResult
+    func waitForProgress(_ bytes: Int64, sourceLocation: SourceLocation = #_sourceLocation) async -> Bool {
+        await log.wait("progress to reach \(bytes) bytes", sourceLocation: sourceLocation) {
+            $0.progress.contains { $0.0 >= bytes }
+        }
+    }
 }
 
-/// Polls `condition` every 10 ms until it holds or `timeout` passes; returns whether it held.
-@discardableResult
-func waitUntil(timeout: Duration = .seconds(20), _ condition: () -> Bool) async -> Bool {
-    let clock = ContinuousClock()
-    let deadline = clock.now + timeout
-    while clock.now < deadline {
-        if condition() { return true }
-        try? await Task.sleep(for: .milliseconds(10))
-    }
-    return condition()
+/// Waits until every recorder has its final result.
+func waitForFinals(_ recorders: [LoadRecorder], sourceLocation: SourceLocation = #_sourceLocation) async {
+    for recorder in recorders { await recorder.waitForFinal(sourceLocation: sourceLocation) }
 }
 
 /// Runs `body` with a downloader made from `config` and always shuts it down afterwards.
+///
+/// A config that keeps the library's default timeout gets ``TestTimeout/download`` instead: a
+/// test that holds a body at the origin while it waits for other events must not have its
+/// download time out because the machine is busy. Tests of timeouts set their own.
 func withDownloader<T>(_ config: DownloaderConfig = .default,
                        _ body: (ImageDownloader) async throws -> T) async throws -> T {
+    var config = config
+    if config.downloadTimeout == DownloaderConfig().downloadTimeout {
+        config.downloadTimeout = TestTimeout.download
+    }
     let downloader = ImageDownloader(config: config)
     do {
         let result = try await body(downloader)

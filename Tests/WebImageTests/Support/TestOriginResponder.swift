@@ -1,11 +1,10 @@
 import Foundation
 import NIOCore
 import NIOHTTP1
+import Testing
 
 /// Turns a ``TestOriginRoute`` into bytes on the wire for the test origin.
 enum TestOriginResponder {
-    struct ConnectionGone: Error {}
-
     /// The route after the request-dependent rules: Basic auth (401) and validators (304).
     static func effectiveRoute(_ route: TestOriginRoute, for request: TestOriginRequest) -> TestOriginRoute {
         if let auth = route.basicAuth {
@@ -27,10 +26,51 @@ enum TestOriginResponder {
         return route
     }
 
-    /// Writes `route`; returns false when the connection must close afterwards.
-    static func send(_ route: TestOriginRoute,
-                     outbound: NIOAsyncChannelOutboundWriter<HTTPServerResponsePart>,
-                     channel: Channel, keepAlive: Bool) async throws -> Bool {
+    static func pieces(of body: [UInt8], size: Int) -> [ArraySlice<UInt8>] {
+        let step = max(1, size)
+        return stride(from: 0, to: body.count, by: step).map { body[$0..<min($0 + step, body.count)] }
+    }
+}
+
+/// One response of the test origin, written on its connection's event loop: each step runs there,
+/// and the next is scheduled on the loop (a delay, a trickle's pause), chained to a write (a
+/// generated body, paced by the socket) or to a gate opening.
+///
+/// `@unchecked Sendable`: its mutable state is only touched on the channel's event loop.
+final class TestOriginResponse: @unchecked Sendable {
+    private let connection: TestOriginConnection
+    private let route: TestOriginRoute
+    private let keepAlive: Bool
+    private var ended = false
+
+    private var channel: Channel { connection.channel }
+    private var loop: EventLoop { connection.channel.eventLoop }
+
+    init(connection: TestOriginConnection, route: TestOriginRoute, keepAlive: Bool) {
+        self.connection = connection
+        self.route = route
+        self.keepAlive = keepAlive
+    }
+
+    /// Starts the response (on the event loop, where the request was read).
+    func start() {
+        // Whatever happens to the connection, the response ends once: abandoned if not sent.
+        channel.closeFuture.whenComplete { _ in self.end(complete: false) }
+        if route.delay > .zero {
+            // The delay is the behaviour under test: a slow origin.
+            loop.scheduleTask(in: .nanoseconds(route.delay.nanosecondCount)) { self.begin() }
+        } else {
+            begin()
+        }
+    }
+
+    private func begin() {
+        guard channel.isActive, !ended else { return }
+        if route.closeWithoutResponse {
+            end(complete: true)
+            connection.close()
+            return
+        }
         var headers = HTTPHeaders()
         if let type = route.contentType { headers.add(name: "Content-Type", value: type) }
         if let etag = route.etag { headers.add(name: "ETag", value: etag) }
@@ -48,67 +88,116 @@ enum TestOriginResponder {
             }
         }
         if !keepAlive { headers.add(name: "Connection", value: "close") }
-        let status = HTTPResponseStatus(statusCode: route.status)
-        try await outbound.write(.head(HTTPResponseHead(version: .http1_1, status: status, headers: headers)))
-        guard hasBody else {
-            try await outbound.write(.end(nil))
-            return keepAlive
-        }
+        write(.head(HTTPResponseHead(version: .http1_1, status: HTTPResponseStatus(statusCode: route.status),
+                                     headers: headers)))
+        guard hasBody else { return finish() }
         let body = route.body
         switch route.mode {
         case .whole:
-            if !body.isEmpty { try await outbound.write(.body(.byteBuffer(ByteBuffer(bytes: body)))) }
+            if !body.isEmpty { write(body[...]) }
+            finish()
         case .chunked(let size):
-            for piece in pieces(of: body, size: size) {
-                try await outbound.write(.body(.byteBuffer(ByteBuffer(bytes: piece))))
-            }
+            for piece in TestOriginResponder.pieces(of: body, size: size) { write(piece) }
+            finish()
         case .trickle(let size, let interval):
-            for piece in pieces(of: body, size: size) {
-                try await outbound.write(.body(.byteBuffer(ByteBuffer(bytes: piece))))
-                try await Task.sleep(for: interval)
-            }
+            trickle(TestOriginResponder.pieces(of: body, size: size)[...], every: interval)
         case .stallAfter(let count):
-            try await outbound.write(.body(.byteBuffer(ByteBuffer(bytes: body.prefix(count)))))
-            try? await channel.closeFuture.get()
-            throw ConnectionGone()
+            // Then nothing, until the client leaves (the response counts as abandoned).
+            write(body.prefix(count))
         case .closeAfter(let count):
-            try await outbound.write(.body(.byteBuffer(ByteBuffer(bytes: body.prefix(count)))))
-            return false
+            end(complete: true)
+            channel.writeAndFlush(HTTPServerResponsePart.body(.byteBuffer(ByteBuffer(bytes: body.prefix(count)))))
+                .whenComplete { _ in self.connection.close() }
         case .gated(let count, let gate):
-            try await outbound.write(.body(.byteBuffer(ByteBuffer(bytes: body.prefix(count)))))
-            while !gate.opened {
-                guard channel.isActive else { throw ConnectionGone() }
-                try await Task.sleep(for: .milliseconds(5))
+            if count > 0 { write(body.prefix(count)) }
+            after(gate) {
+                if count < body.count { self.write(body.dropFirst(count)) }
+                self.finish()
             }
-            if count < body.count { try await outbound.write(.body(.byteBuffer(ByteBuffer(bytes: body.dropFirst(count))))) }
+        case .stepped(let steps):
+            step(steps[...], sent: 0)
         case .generated(let bytes, let chunk), .generatedChunked(let bytes, let chunk):
-            try await sendGenerated(body, upTo: bytes, chunk: chunk, outbound: outbound)
+            generate(prefix: body, upTo: bytes, chunk: max(1, chunk))
         }
-        try await outbound.write(.end(nil))
-        return keepAlive
     }
 
-    /// Writes `prefix` then 0xA5 filler up to `total` bytes, one `chunk` at a time; each write waits
-    /// for the channel to drain (back-pressure), so memory stays at one chunk.
-    private static func sendGenerated(_ prefix: [UInt8], upTo total: Int, chunk: Int,
-                                      outbound: NIOAsyncChannelOutboundWriter<HTTPServerResponsePart>) async throws {
-        let step = max(1, chunk)
-        let filler = ByteBuffer(repeating: 0xA5, count: step)
+    /// Sends `pieces` one by one with `interval` between them (the behaviour under test: a slow origin).
+    private func trickle(_ pieces: ArraySlice<ArraySlice<UInt8>>, every interval: Duration) {
+        guard channel.isActive, !ended else { return }
+        guard let piece = pieces.first else { return finish() }
+        write(piece)
+        loop.scheduleTask(in: .nanoseconds(interval.nanosecondCount)) {
+            self.trickle(pieces.dropFirst(), every: interval)
+        }
+    }
+
+    /// Sends the body up to each step, waiting for its gate, then the rest.
+    private func step(_ steps: ArraySlice<BodyStep>, sent: Int) {
+        guard channel.isActive, !ended else { return }
+        let body = route.body
+        guard let next = steps.first else {
+            if sent < body.count { write(body[sent...]) }
+            return finish()
+        }
+        let end = min(next.through, body.count)
+        if end > sent { write(body[sent..<end]) }
+        after(next.gate) { self.step(steps.dropFirst(), sent: max(sent, end)) }
+    }
+
+    /// Writes `prefix` then 0xA5 filler up to `total` bytes, one chunk per completed write, so the
+    /// socket paces it and memory stays at one chunk; stops when the client leaves.
+    private func generate(prefix: [UInt8], upTo total: Int, chunk: Int) {
+        let filler = ByteBuffer(repeating: 0xA5, count: chunk)
         var sent = 0
         if !prefix.isEmpty {
-            try await outbound.write(.body(.byteBuffer(ByteBuffer(bytes: prefix.prefix(total)))))
+            write(prefix.prefix(total))
             sent = min(prefix.count, total)
         }
-        while sent < total {
-            try Task.checkCancellation()
-            let count = min(step, total - sent)
-            try await outbound.write(.body(.byteBuffer(count == step ? filler : filler.getSlice(at: 0, length: count)!)))
+        func next() {
+            guard channel.isActive, !ended else { return }
+            guard sent < total else { return finish() }
+            let count = min(chunk, total - sent)
             sent += count
+            channel.writeAndFlush(HTTPServerResponsePart.body(.byteBuffer(
+                count == chunk ? filler : filler.getSlice(at: 0, length: count)!)))
+                .whenComplete { result in
+                    if case .success = result { next() }
+                }
+        }
+        next()
+    }
+
+    /// Runs `body` on the event loop once `gate` opens (never, if the client leaves first).
+    private func after(_ gate: TestGate, _ body: @escaping @Sendable () -> Void) {
+        gate.whenOpen { [loop] in
+            loop.execute {
+                guard self.channel.isActive, !self.ended else { return }
+                body()
+            }
         }
     }
 
-    private static func pieces(of body: [UInt8], size: Int) -> [ArraySlice<UInt8>] {
-        let step = max(1, size)
-        return stride(from: 0, to: body.count, by: step).map { body[$0..<min($0 + step, body.count)] }
+    private func write(_ bytes: some Collection<UInt8>) {
+        write(.body(.byteBuffer(ByteBuffer(bytes: bytes))))
+    }
+
+    private func write(_ part: HTTPServerResponsePart) {
+        channel.writeAndFlush(part, promise: nil)
+    }
+
+    /// The last write. The response stops counting as in flight just before it, so a client
+    /// cannot see it end and send its next request before the count has dropped.
+    private func finish() {
+        end(complete: true)
+        channel.writeAndFlush(HTTPServerResponsePart.end(nil)).whenComplete { _ in
+            if !self.keepAlive { self.connection.close() }
+        }
+    }
+
+    private func end(complete: Bool) {
+        loop.preconditionInEventLoop()
+        guard !ended else { return }
+        ended = true
+        connection.responseEnded(complete: complete)
     }
 }

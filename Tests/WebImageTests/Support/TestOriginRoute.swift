@@ -23,6 +23,10 @@ struct TestOriginRoute: Sendable {
         /// With Content-Length, send this many bytes, then the rest once `gate` opens (or never,
         /// if the client leaves first): a body paused at a point the test chooses.
         case gated(Int, TestGate)
+        /// With Content-Length, send the body up to each step's byte count, then wait for that
+        /// step's gate (the test opens it, typically once the client has acknowledged those bytes),
+        /// then the rest.
+        case stepped([BodyStep])
     }
 
     var status: Int = 200
@@ -101,13 +105,24 @@ struct TestOriginStats: Sendable {
     var connectionsClosedByClient = 0
     /// Responses the client abandoned before the origin finished sending them.
     var abortedResponses = 0
+    /// Responses the origin sent to the end.
+    var completedResponses = 0
+    /// When each connection was accepted and closed (by either side), in accept order.
+    var connectionTimes: [ConnectionTimes] = []
 }
 
-/// A one-way latch a test opens to let a ``TestOriginRoute/BodyMode/gated(_:_:)`` body go on.
-final class TestGate: Sendable {
-    private let isOpen = Mutex(false)
+/// One connection's lifetime on the origin's monotonic clock, taken on its event loop.
+struct ConnectionTimes: Sendable {
+    let accepted: ContinuousClock.Instant
+    var closed: ContinuousClock.Instant?
 
-    func open() { isOpen.withLock { $0 = true } }
+    /// How long the connection was open, once it has closed.
+    var lifetime: Duration? { closed.map { $0 - accepted } }
+}
 
-    var opened: Bool { isOpen.withLock { $0 } }
+/// One pause of a ``TestOriginRoute/BodyMode/stepped(_:)`` body: send through `through` bytes,
+/// then wait for `gate`.
+struct BodyStep: Sendable {
+    let through: Int
+    let gate: TestGate
 }

@@ -25,8 +25,7 @@ enum FaultMatrix {
         let recorder = LoadRecorder()
         downloader.requestImage(with: url, options: options, context: context,
                                 progress: recorder.progressHandler, completion: recorder.completion)
-        #expect(await waitUntil(timeout: .seconds(60 * SanitizerRun.slowdown)) { !recorder.finals.isEmpty },
-                "no final result for \(url)")
+        await recorder.waitForFinal()
         let final = try #require(recorder.finals.first)
         #expect(recorder.finals.count == 1)
         return Outcome(final: final, partials: recorder.partials, progress: recorder.progress)
