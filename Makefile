@@ -28,7 +28,7 @@ test: install-deps
 SANITIZER_NICE ?= 10
 
 # -DWEBIMAGE_TSAN swaps Synchronization.Mutex, whose locking TSan cannot see, for a pthread-backed
-# stand-in it can (Sources/WebImage/Support/SanitizerMutex.swift). Any report fails the run (exit 66).
+# stand-in it can (Sources/WebImageCodecs/Support/SanitizerMutex.swift). Any report fails the run (exit 66).
 TSAN_BUILD = --sanitize=thread -Xswiftc -DWEBIMAGE_TSAN --scratch-path .build-tsan
 
 tsan: install-deps
