@@ -7,8 +7,8 @@ import Testing
 @Suite("CLI decode")
 struct CLIDecodeTests {
     /// Runs the built `webimage` with `arguments`; returns its exit status and stdout lines. The
-    /// child is read and awaited off the cooperative pool, which the loopback origins of the
-    /// tests running beside this one need.
+    /// child is read and awaited off the cooperative pool, which the tests running beside this one
+    /// need.
     func run(_ arguments: [String]) async throws -> (status: Int32, lines: [String]) {
         let executable = try #require(webimageExecutable(), "build the webimage executable (swift build) first")
         let child = try ChildProcess(executable.path, arguments, stdout: .pipe)

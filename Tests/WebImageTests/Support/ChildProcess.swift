@@ -192,10 +192,9 @@ enum ChildProcessError: Error, CustomStringConvertible {
     }
 }
 
-/// Runs a blocking call on a thread of its own so it never holds a thread of the cooperative pool
-/// (the loopback origin serves on that pool). Not `DispatchQueue.global()`: on Linux the pool runs
-/// on Dispatch's global queues, so a few children awaited there take every pool thread, and an
-/// origin a child is waiting for stops answering until the child's download times out.
+/// Runs a blocking call on a thread of its own so it never holds a thread of the cooperative pool,
+/// which the tests running meanwhile need. Not `DispatchQueue.global()`: on Linux the pool runs on
+/// Dispatch's global queues, so a few children awaited there would take every pool thread.
 func offThePool<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
     await withCheckedContinuation { continuation in
         Thread { continuation.resume(returning: body()) }.start()
