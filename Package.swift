@@ -61,10 +61,27 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
         ),
+        // Test-only: what the disk-cache worker and the tests that run it agree on (the cache
+        // namespace, the keys, the self-checking value format).
+        .target(
+            name: "DiskCacheWorkerProtocol",
+            path: "Tests/DiskCacheWorkerProtocol"
+        ),
+        // Test-only: a second process that hammers a disk cache directory, for the multi-process
+        // disk cache tests. Not a product; `swift build` (with or without --build-tests) builds it.
+        .executableTarget(
+            name: "DiskCacheWorker",
+            dependencies: [
+                "WebImage", "DiskCacheWorkerProtocol",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Tests/DiskCacheWorker"
+        ),
         .testTarget(
             name: "WebImageTests",
             dependencies: [
                 "WebImage", "WebImageCodecs", "WebImageLoading", "CTurboJPEG", "CSPNG", "CWebP", "CGIF",
+                "DiskCacheWorkerProtocol",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

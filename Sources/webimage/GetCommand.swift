@@ -8,7 +8,11 @@ struct GetCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "get",
         abstract: "Load images by URL through the cache and report (or save) them.",
-        discussion: "Exit status: 0 when every URL loaded, 1 when any failed, 2 for usage errors."
+        discussion: """
+            With --option refreshCached, a cached image is revalidated and the outcome reported: the \
+            cached copy when the origin says it is unchanged, else the new image.
+            Exit status: 0 when every URL loaded, 1 when any failed, 2 for usage errors.
+            """
     )
 
     @Argument(help: "http(s), file: or data: URLs, loaded concurrently.")
@@ -90,7 +94,7 @@ struct GetCommand: AsyncParsableCommand {
         let start = ContinuousClock.now
         var report = GetReport(url: url)
         do {
-            let result = try await manager.image(for: url, options: options, context: context)
+            let result = try await lastResult(url, manager: manager, options: options, context: context)
             guard let image = result.image else { throw WebImageError(.notCached, "No image was delivered.") }
             report.image = image
             report.cacheType = result.cacheType
@@ -109,6 +113,19 @@ struct GetCommand: AsyncParsableCommand {
         }
         report.ms = (ContinuousClock.now - start).milliseconds
         return report
+    }
+
+    /// The load's last finished result. With `refreshCached` and a cached copy the load goes on
+    /// after the cached image: a 304 ends it with that image kept, a changed origin delivers the
+    /// new image; the process must see that end before it exits.
+    private static func lastResult(_ url: URL, manager: ImageManager, options: WebImageOptions,
+                                   context: WebImageContext) async throws -> ImageManagerResult {
+        var last: ImageManagerResult?
+        for try await event in manager.imageEvents(for: url, options: options, context: context) {
+            if case .image(let result) = event { last = result }
+        }
+        guard let last else { throw WebImageError(.notCached, "The load ended without an image.", url: url) }
+        return last
     }
 
     /// Where each URL's image goes: exactly `-o`, a name under `--out-dir` (the written format's

@@ -99,8 +99,12 @@ struct LoadingStack {
         cache = options.location.makeImageCache()
     }
 
-    /// Closes the downloader's HTTP client (required before the process ends).
+    /// Closes the downloader's HTTP client and lets the cache finish its queued disk writes
+    /// (required before the process ends).
     func shutdown() async {
         try? await downloader.shutdown()
+        // `waitStoreCache` covers an entry's bytes, not the validators written after them (nor those
+        // a 304 refreshes); waiting for the I/O queue keeps them for the next run's revalidation.
+        _ = cache.totalDiskCount
     }
 }

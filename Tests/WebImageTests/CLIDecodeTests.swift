@@ -6,20 +6,21 @@ import Testing
 
 @Suite("CLI decode")
 struct CLIDecodeTests {
-    /// Runs the built `webimage` with `arguments`; returns its exit status and stdout lines.
-    func run(_ arguments: [String]) throws -> (status: Int32, lines: [String]) {
+    /// Runs the built `webimage` with `arguments`; returns its exit status and stdout lines. The
+    /// child is read and awaited off the cooperative pool, which the tests running beside this one
+    /// need.
+    func run(_ arguments: [String]) async throws -> (status: Int32, lines: [String]) {
         let executable = try #require(webimageExecutable(), "build the webimage executable (swift build) first")
         let child = try ChildProcess(executable.path, arguments, stdout: .pipe)
-        let output = child.readStdout()
-        let lines = String(decoding: output, as: UTF8.self).split(separator: "\n").map(String.init)
-        return (child.wait().status, lines)
+        let (output, status) = await offThePool { (child.readStdout(), child.wait().status) }
+        return (status, String(decoding: output, as: UTF8.self).split(separator: "\n").map(String.init))
     }
 
     func object(_ line: String) throws -> [String: Any] {
         try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
     }
 
-    @Test func jsonLinePerFileAndExitStatus() throws {
+    @Test func jsonLinePerFileAndExitStatus() async throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("webimage-cli-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -32,7 +33,7 @@ struct CLIDecodeTests {
         let bad = dir.appendingPathComponent("c.bin")
         try Data("not an image at all".utf8).write(to: bad)
 
-        let all = try run(["decode", png.path, gif.path, bad.path, "--json"])
+        let all = try await run(["decode", png.path, gif.path, bad.path, "--json"])
         #expect(all.status == 1)
         #expect(all.lines.count == 3)
         let first = try object(all.lines[0])
@@ -50,13 +51,13 @@ struct CLIDecodeTests {
         #expect(error["code"] as? Int == 1001)
         #expect(error["name"] as? String == "badImageData")
 
-        let good = try run(["decode", png.path, "--json", "--thumbnail", "20x20"])
+        let good = try await run(["decode", png.path, "--json", "--thumbnail", "20x20"])
         #expect(good.status == 0)
         let thumb = try object(try #require(good.lines.first))
         #expect(thumb["width"] as? Int == 20 && thumb["height"] as? Int == 15)
     }
 
-    @Test func firstFrameDecodesOneFrameOfAnAnimation() throws {
+    @Test func firstFrameDecodesOneFrameOfAnAnimation() async throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("webimage-cli-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -65,10 +66,10 @@ struct CLIDecodeTests {
         let gif = dir.appendingPathComponent("three.gif")
         try CodersManager.shared.encode(Image(frames: frames, loopCount: 0), as: .gif, options: .default).write(to: gif)
 
-        let all = try run(["decode", gif.path, "--json"])
+        let all = try await run(["decode", gif.path, "--json"])
         #expect(all.status == 0)
         #expect(try object(try #require(all.lines.first))["frames"] as? Int == 3)
-        let first = try run(["decode", gif.path, "--first-frame", "--json"])
+        let first = try await run(["decode", gif.path, "--first-frame", "--json"])
         #expect(first.status == 0)
         let still = try object(try #require(first.lines.first))
         #expect(still["frames"] as? Int == 1)

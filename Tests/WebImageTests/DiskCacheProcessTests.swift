@@ -1,3 +1,4 @@
+import DiskCacheWorkerProtocol
 import Foundation
 import Glibc
 import Testing
@@ -6,13 +7,13 @@ import Testing
 @testable import WebImageLoading
 
 /// Other processes on the same directory: one killed mid-write, two writing at once.
-/// They run `webimage disk-cache-worker`, built next to the test bundle.
+/// They run the `DiskCacheWorker` test helper, built next to the test bundle.
 @Suite("DiskCache across processes", .serialized)
 struct DiskCacheProcessTests {
-    static let keys = (0..<4).map { "https://example.com/image-\($0).png" }
+    static let keys = (0..<4).map(DiskCacheWorkerProtocol.key)
 
     func sharedCache(_ root: URL) -> DiskCache {
-        var config = DiskCacheConfig(directory: root, namespace: "shared")
+        var config = DiskCacheConfig(directory: root, namespace: DiskCacheWorkerProtocol.namespace)
         config.automaticTrimDelay = nil
         config.maxDiskSize = 0
         return DiskCache(config: config)
@@ -36,7 +37,7 @@ struct DiskCacheProcessTests {
                 "--writer", "\(round)", "--keys", "4", "--iterations", "0", "--value-size", "\(1_000_000 + round * 1000)",
             ])
             let ready = await offThePool { worker.readAvailableStdout() }  // "ready" (or exit)
-            #expect(String(decoding: ready, as: UTF8.self).contains("ready"))
+            #expect(String(decoding: ready, as: UTF8.self).contains(DiskCacheWorkerProtocol.readyLine))
             // The behaviour under test: the writer is killed at an arbitrary moment of its writes.
             usleep(UInt32.random(in: 20_000...150_000))
             worker.send(SIGKILL)
@@ -69,7 +70,7 @@ struct DiskCacheProcessTests {
         for worker in workers {
             let text = String(decoding: await offThePool { worker.readStdout() }, as: UTF8.self)
             #expect(await offThePool { worker.wait() } == .exited(0), "worker said: \(text)")
-            #expect(text.contains("done 400"))
+            #expect(text.contains(DiskCacheWorkerProtocol.doneLine(iterations: 400)))
         }
         let cache = sharedCache(sandbox.root)
         expectOnlyCompleteEntries(cache)

@@ -192,10 +192,11 @@ enum ChildProcessError: Error, CustomStringConvertible {
     }
 }
 
-/// Runs a blocking call on a Dispatch thread so it never holds one of the cooperative pool's two
-/// threads (the loopback origin serves on that pool).
+/// Runs a blocking call on a thread of its own so it never holds a thread of the cooperative pool,
+/// which the tests running meanwhile need. Not `DispatchQueue.global()`: on Linux the pool runs on
+/// Dispatch's global queues, so a few children awaited there would take every pool thread.
 func offThePool<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
     await withCheckedContinuation { continuation in
-        DispatchQueue.global().async { continuation.resume(returning: body()) }
+        Thread { continuation.resume(returning: body()) }.start()
     }
 }

@@ -49,45 +49,28 @@ func diskCacheBytes(_ count: Int, seed: UInt8 = 1) -> Data {
     Data((0..<count).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ Int(seed)) })
 }
 
-/// The self-checking values `webimage disk-cache-worker` writes (a copy of its `WorkerValue`).
-enum WorkerValue {
-    static func isValid(_ data: Data) -> Bool {
-        let bytes = [UInt8](data)
-        guard bytes.count >= 16, bytes[0..<4] == [0x57, 0x49, 0x4D, 0x47] else { return false }
-        func field(_ at: Int) -> Int { (0..<4).reduce(0) { $0 | Int(bytes[at + $1]) << (8 * $1) } }
-        let size = field(12)
-        guard bytes.count == 16 + size else { return false }
-        return bytes[16...].elementsEqual(payload(writer: field(4), iteration: field(8), size: size))
-    }
-
-    static func writer(of data: Data) -> Int? {
-        data.count >= 8 ? Int(data[data.startIndex + 4]) : nil
-    }
-
-    private static func payload(writer: Int, iteration: Int, size: Int) -> [UInt8] {
-        var state = UInt32(truncatingIfNeeded: writer &* 7919 &+ iteration &* 104_729 &+ 1)
-        return (0..<size).map { _ in
-            state = state &* 1_664_525 &+ 1_013_904_223
-            return UInt8(truncatingIfNeeded: state >> 24)
-        }
-    }
-}
-
-/// The `webimage` executable built next to the test bundle, which holds the disk-cache worker.
-func webimageExecutable() -> URL? {
+/// The executable `name` built beside the test bundle (the `webimage` CLI, the `DiskCacheWorker`
+/// test helper), or nil when it is not there.
+func builtExecutable(_ name: String) -> URL? {
     var candidates: [URL] = []
     if let exe = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
-        candidates.append(URL(fileURLWithPath: exe).deletingLastPathComponent().appendingPathComponent("webimage"))
+        candidates.append(URL(fileURLWithPath: exe).deletingLastPathComponent().appendingPathComponent(name))
     }
-    candidates.append(Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("webimage"))
-    candidates.append(Bundle.main.bundleURL.appendingPathComponent("webimage"))
+    candidates.append(Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent(name))
+    candidates.append(Bundle.main.bundleURL.appendingPathComponent(name))
     return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
 }
 
-/// Starts the worker on `root`; `arguments` add to `--directory`. Its stdout is a pipe.
+/// The `webimage` executable built next to the test bundle.
+func webimageExecutable() -> URL? {
+    builtExecutable("webimage")
+}
+
+/// Starts the `DiskCacheWorker` test helper on `root`; `arguments` add to `--directory`. Its stdout is a pipe.
 func startWorker(root: URL, _ arguments: [String]) throws -> ChildProcess {
-    let executable = try #require(webimageExecutable(), "build the webimage executable (swift build) first")
-    return try ChildProcess(executable.path, ["disk-cache-worker", "--directory", root.path] + arguments, stdout: .pipe)
+    let executable = try #require(builtExecutable("DiskCacheWorker"),
+                                  "build the DiskCacheWorker test helper (swift build --build-tests) first")
+    return try ChildProcess(executable.path, ["--directory", root.path] + arguments, stdout: .pipe)
 }
 
 /// Runs `chattr flag path`; false when the tool is missing or the call is not permitted.
