@@ -6,6 +6,8 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "WebImage", targets: ["WebImage"]),
+        // The image layer alone (decode, thumbnail, transform), for tools that need no network stack.
+        .library(name: "WebImageCodecs", targets: ["WebImageCodecs"]),
         .executable(name: "webimage", targets: ["webimage"]),
     ],
     dependencies: [
