@@ -45,7 +45,9 @@ struct CLILoadFlagTests {
     /// the first ones, before any body can be released.)
     private func expectConcurrencyCap(_ cap: Int, command: [String], paths: [String],
                                       origin: TestOrigin, gate: TestGate) async throws {
-        async let finished = CLIProcess.run(command)
+        // A held body must never time out (the default 15 s can pass while a loaded or
+        // instrumented run gets to the checks), or the CLI would move on to the next URL.
+        async let finished = CLIProcess.run(command + ["--timeout", "600"])
         await origin.wait("\(cap) requests at once") { $0.inFlight == cap }
         #expect(origin.stats.maxInFlight == cap)
         #expect(origin.stats.requests.count == cap)
