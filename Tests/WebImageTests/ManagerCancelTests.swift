@@ -57,7 +57,7 @@ struct ManagerCancelTests {
             #expect(h.loader.cancelCount(url) == 1)
             #expect(h.loader.release(url) == 0)
             await h.loader.waitForFinal(url)
-            #expect(h.loader.finals(for: url).map(\.error?.code) == [.cancelled])
+            #expect(h.loader.finals(for: url).map { $0.error?.code } == [.cancelled])
             #expect(await recorder.settled(operation).count == 1)
         }
     }
@@ -129,7 +129,7 @@ struct ManagerCancelTests {
             // and the image goes nowhere.
             await h.loader.waitForFinal(url)
             #expect(coder.finished)
-            #expect(h.loader.finals(for: url).map(\.error?.code) == [.cancelled])
+            #expect(h.loader.finals(for: url).map { $0.error?.code } == [.cancelled])
             h.drain()
             #expect(h.cache.memoryCache.get(forKey: url.absoluteString) == nil)
             #expect(!h.cache.diskImageDataExists(forKey: url.absoluteString))

@@ -49,7 +49,7 @@ struct ManagerCapabilityTests {
 
             h.serve("/cm2.png", LoadScript.png(20, 20).validated(etag: "\"v2\""))
             let refreshed = try await events(manager, url, options: [.refreshCached, .waitStoreCache])
-            #expect(refreshed.map(\.image?.pixelSize) == [PixelSize(width: 10, height: 10), PixelSize(width: 20, height: 20)])
+            #expect(refreshed.map { $0.image?.pixelSize } == [PixelSize(width: 10, height: 10), PixelSize(width: 20, height: 20)])
             #expect(refreshed.last?.cacheType == ImageCacheType.none)
             h.caches.drain()
             #expect(caches.validators(forKey: url.absoluteString)?.etag == "\"v2\"")
