@@ -62,7 +62,10 @@ public final class ImagePrefetchToken: Sendable {
     /// (then it is cancelled here).
     func track(_ operation: ImageManagerOperation, at index: Int) {
         let kept = once.updateStage { operations in
-            if !operation.isFinished { operations = (operations ?? [:]).merging([index: operation]) { $1 } }
+            guard !operation.isFinished else { return }
+            var running = operations ?? [:]
+            running[index] = operation
+            operations = running
         }
         if !kept { operation.cancel() }
     }

@@ -44,16 +44,6 @@ package final class ExactlyOnce<Receiver: Sendable, Stage: Sendable>: Sendable {
     /// cancellation.
     package var stage: Stage? { state.withLock { $0.stage } }
 
-    /// Sets the receiver of work created without one; false once it has ended.
-    @discardableResult
-    package func setReceiver(_ receiver: Receiver) -> Bool {
-        state.withLock { state in
-            guard !state.ended else { return false }
-            state.receiver = receiver
-            return true
-        }
-    }
-
     /// Changes the receiver in place; false once the work has ended.
     @discardableResult
     package func updateReceiver(_ body: (inout Receiver) -> Void) -> Bool {
