@@ -47,6 +47,18 @@ struct ExactlyOnceTests {
         #expect(once.stage === late)
     }
 
+    @Test func aRunningStageIsChangedOnlyUntilTheWorkEnds() {
+        let once = ExactlyOnce<Int, Int>(1)
+        #expect(once.withRunningStage { stage -> Int in stage = 5; return 7 } == 7)
+        #expect(once.stage == 5)
+        _ = once.end()
+        #expect(once.withRunningStage { stage -> Int in stage = 9; return 7 } == nil)
+        #expect(once.stage == 5, "an ended work's stage is left as it was")
+        let cancelled = ExactlyOnce<Int, Int>(1)
+        _ = cancelled.cancel()
+        #expect(cancelled.withRunningStage { _ in true } == nil)
+    }
+
     @Test func racingEndsAndCancelsHaveExactlyOneWinner() async {
         for _ in 0..<200 {
             let once = ExactlyOnce<Int, Never>(7)
@@ -69,6 +81,28 @@ struct ExactlyOnceTests {
         let stage = Stage()
         link.attach(stage)
         #expect(stage.cancels.withLock { $0 } == 1)
+    }
+
+    @Test func theLinkLetsGoOfItsStageOnceTheWorkFinished() {
+        let link = CancellationLink()
+        weak var attachedBeforeTheEnd: Stage?
+        weak var attachedAfterTheEnd: Stage?
+        do {
+            let stage = Stage()
+            attachedBeforeTheEnd = stage
+            link.attach(stage)
+        }
+        #expect(attachedBeforeTheEnd != nil, "a running link keeps its stage, to cancel it")
+        link.finish()
+        #expect(attachedBeforeTheEnd == nil)
+        do {
+            // A result that raced ahead of its stage: the stage is neither kept nor cancelled.
+            let late = Stage()
+            attachedAfterTheEnd = late
+            link.attach(late)
+            #expect(late.cancels.withLock { $0 } == 0)
+        }
+        #expect(attachedAfterTheEnd == nil)
     }
 
     @Test func theLinkDoesNothingOnceTheWorkFinished() {

@@ -1,6 +1,5 @@
 import WebImageCodecs
 import Foundation
-import Synchronization
 
 /// Queries over several caches, cancellable as one.
 extension CachesManager {
@@ -53,64 +52,61 @@ extension CachesManager {
 /// One query over several caches: the first image wins, a miss everywhere reports none, and a
 /// cancel cancels every child and reports none once.
 final class CachesManagerQuery: ImageCacheOperation {
-    private struct State {
-        var completion: (@Sendable (ImageCacheQueryResult) -> Void)?
+    typealias Completion = @Sendable (ImageCacheQueryResult) -> Void
+
+    /// The caches still to answer, and the queries of those asked so far.
+    private struct Pending: Sendable {
         var children: [Int: any ImageCacheOperation] = [:]
         var remaining: Int
+        /// Set by the answer that decides the result, so exactly one answer reports.
+        var decided = false
     }
 
-    private let state: Mutex<State>
+    private let once: ExactlyOnce<Completion, Pending>
     private let callbackQueue: CallbackQueue
 
-    init(count: Int, callbackQueue: CallbackQueue,
-         completion: @escaping @Sendable (ImageCacheQueryResult) -> Void) {
-        state = Mutex(State(completion: completion, remaining: count))
+    init(count: Int, callbackQueue: CallbackQueue, completion: @escaping Completion) {
+        once = ExactlyOnce(completion)
+        once.setStage(Pending(remaining: count))
         self.callbackQueue = callbackQueue
     }
 
     /// Keeps the child query of cache `index` so a cancel reaches it (a child that already
-    /// answered has nothing left to cancel).
+    /// answered has nothing left to cancel; one attached after the result is cancelled at once).
     func attach(_ child: (any ImageCacheOperation)?, index: Int) {
         guard let child else { return }
-        let cancelNow = state.withLock { state in
-            guard state.completion != nil else { return true }
-            state.children[index] = child
-            return false
-        }
-        if cancelNow { child.cancel() }
+        if once.withRunningStage({ $0?.children[index] = child }) == nil { child.cancel() }
     }
 
     /// Records the answer of cache `index`; returns true once this query has reported.
     @discardableResult
     func receive(_ result: ImageCacheQueryResult, index: Int) -> Bool {
-        let (completion, report, others): ((@Sendable (ImageCacheQueryResult) -> Void)?, ImageCacheQueryResult,
-                                           [any ImageCacheOperation]) = state.withLock { state in
-            guard let completion = state.completion else { return (nil, result, []) }
-            state.remaining -= 1
-            state.children[index] = nil
-            guard result.image != nil || state.remaining == 0 else { return (nil, result, []) }
-            state.completion = nil
-            let others = Array(state.children.values)
-            state.children = [:]
-            return (completion, result.image != nil ? result : .none, others)
+        let decides = once.withRunningStage { pending -> Bool in
+            guard var current = pending else { return false }
+            current.remaining -= 1
+            current.children[index] = nil
+            let decides = !current.decided && (result.image != nil || current.remaining == 0)
+            current.decided = current.decided || decides
+            pending = current
+            return decides
         }
-        guard let completion else { return state.withLock { $0.completion == nil } }
+        guard decides == true else { return once.isEnded }
+        guard let completion = once.end() else { return true }
         // The other caches' answers are no longer wanted.
+        var others: [any ImageCacheOperation] = []
+        once.updateStage { pending in
+            others = pending.map { Array($0.children.values) } ?? []
+            pending?.children = [:]
+        }
         for child in others { child.cancel() }
-        completion(report)
+        completion(result.image != nil ? result : .none)
         return true
     }
 
     func cancel() {
-        let (completion, children) = state.withLock { state in
-            defer {
-                state.completion = nil
-                state.children = [:]
-            }
-            return (state.completion, Array(state.children.values))
-        }
+        guard let (completion, pending) = once.cancel() else { return }
+        for child in pending.map({ Array($0.children.values) }) ?? [] { child.cancel() }
         guard let completion else { return }
-        for child in children { child.cancel() }
         callbackQueue.execute { completion(.none) }
     }
 }

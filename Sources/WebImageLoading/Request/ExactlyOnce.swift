@@ -79,6 +79,15 @@ package final class ExactlyOnce<Receiver: Sendable, Stage: Sendable>: Sendable {
         }
     }
 
+    /// Runs `body` on the stage while the work has not ended and returns its result; nil once the
+    /// work ended (a final result or cancellation), when whatever the caller was adding must stop.
+    package func withRunningStage<T>(_ body: (inout Stage?) -> T) -> T? {
+        state.withLock { state in
+            guard !state.ended else { return nil }
+            return body(&state.stage)
+        }
+    }
+
     /// Ends the work. The first caller gets the receiver (and reports the final result to it);
     /// every later caller, and any caller after ``cancel()``, gets nil.
     package func end() -> Receiver? {
@@ -111,13 +120,17 @@ package final class ExactlyOnce<Receiver: Sendable, Stage: Sendable>: Sendable {
 }
 
 /// Connects a cancellation to a stage that may not exist yet: cancelling before the stage arrives
-/// cancels it on arrival, and cancelling after the work ended does nothing.
+/// cancels it on arrival, and cancelling after the work ended does nothing. The link lets go of the
+/// stage once the work ends, so a stage that holds the link (through the callback it reports to)
+/// is not kept in a cycle.
 package typealias CancellationLink = ExactlyOnce<Void, any WebImageOperation>
 
 extension ExactlyOnce where Receiver == Void, Stage == any WebImageOperation {
-    /// Records `stage`, cancelling it at once when the link was cancelled first.
+    /// Records `stage` while the work runs; cancels it at once when the link was cancelled first,
+    /// and drops it when the work already finished.
     package func attach(_ stage: (any WebImageOperation)?) {
-        if !setStage(stage) { stage?.cancel() }
+        guard let stage else { return }
+        if withRunningStage({ $0 = stage }) == nil, isCancelled { stage.cancel() }
     }
 
     /// Cancels the attached stage, or the one attached later.
@@ -125,8 +138,10 @@ extension ExactlyOnce where Receiver == Void, Stage == any WebImageOperation {
         cancel()?.stage?.cancel()
     }
 
-    /// Marks the work ended (its result arrived): a later cancellation does nothing.
+    /// Marks the work ended (its result arrived) and lets go of the stage: a later cancellation
+    /// does nothing.
     package func finish() {
         _ = end()
+        updateStage { $0 = nil }
     }
 }

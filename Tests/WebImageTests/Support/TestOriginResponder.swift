@@ -168,14 +168,16 @@ final class TestOriginResponse: @unchecked Sendable {
             }
     }
 
-    /// Runs `body` on the event loop once `gate` opens (never, if the client leaves first).
+    /// Runs `body` on the event loop once `gate` opens (never, if the client leaves first). A
+    /// connection that closes first takes its waiting block off the gate, which may outlive it.
     private func after(_ gate: TestGate, _ body: @escaping @Sendable () -> Void) {
-        gate.whenOpen { [loop] in
+        let id = gate.whenOpen { [loop] in
             loop.execute {
                 guard self.channel.isActive, !self.ended else { return }
                 body()
             }
         }
+        if let id { channel.closeFuture.whenComplete { _ in gate.forget(id) } }
     }
 
     private func write(_ bytes: some Collection<UInt8>) {

@@ -78,8 +78,10 @@ final class Watched<Value: Sendable>: Sendable {
                     return
                 }
                 guard let timeout else { return }
-                DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(timeout.nanosecondCount))) { [self] in
-                    let waiter = state.withLock { $0.waiters.removeValue(forKey: id) }
+                // Weak: a wait that ended long before its timeout must not keep the value (and what
+                // it holds) alive until the timer fires.
+                DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(timeout.nanosecondCount))) { [weak self] in
+                    let waiter = self?.state.withLock { $0.waiters.removeValue(forKey: id) }
                     waiter?.continuation.resume(returning: false)
                 }
             }
@@ -102,14 +104,20 @@ final class Watched<Value: Sendable>: Sendable {
 
 /// A one-way latch: tests and helpers open it once and await it (or run a block when it opens).
 final class TestGate: Sendable {
+    private struct Blocks {
+        var open = false
+        var waiting: [(id: UInt64, block: @Sendable () -> Void)] = []
+        var nextID: UInt64 = 0
+    }
+
     private let isOpen = Watched(false)
-    private let blocks = Mutex<(open: Bool, waiting: [@Sendable () -> Void])>((false, []))
+    private let blocks = Mutex(Blocks())
 
     func open() {
         let waiting = blocks.withLock { state -> [@Sendable () -> Void] in
             state.open = true
             defer { state.waiting = [] }
-            return state.waiting
+            return state.waiting.map(\.block)
         }
         isOpen.update { $0 = true }
         for block in waiting { block() }
@@ -118,12 +126,23 @@ final class TestGate: Sendable {
     var opened: Bool { isOpen.value }
 
     /// Runs `block` once the gate is open: now if it already is, else on the thread that opens it.
-    func whenOpen(_ block: @escaping @Sendable () -> Void) {
-        let now = blocks.withLock { state -> Bool in
-            if !state.open { state.waiting.append(block) }
-            return state.open
+    /// Returns an id for ``forget(_:)``, or nil when the block already ran.
+    @discardableResult
+    func whenOpen(_ block: @escaping @Sendable () -> Void) -> UInt64? {
+        let id = blocks.withLock { state -> UInt64? in
+            guard !state.open else { return nil }
+            state.nextID += 1
+            state.waiting.append((state.nextID, block))
+            return state.nextID
         }
-        if now { block() }
+        if id == nil { block() }
+        return id
+    }
+
+    /// Drops a block that is no longer wanted (what it would act on is gone), and with it
+    /// everything the block holds.
+    func forget(_ id: UInt64) {
+        blocks.withLock { state in state.waiting.removeAll { $0.id == id } }
     }
 
     /// Waits until the gate is open; false on timeout (an issue is recorded) or task cancellation.
