@@ -24,6 +24,13 @@ struct LoadOptions: ParsableArguments {
     @Option(help: "Download timeout in seconds (default 15).")
     var timeout: Double?
 
+    @Option(help: "Try a download that failed with a connection error, a timeout or HTTP 408, 429, 500, 502, 503 or 504 again up to N times (default 2; 0 never retries).")
+    var retries = 2
+
+    @Option(name: .customLong("retry-max-delay"),
+            help: "The longest wait before a retry in seconds, Retry-After included (default 30).")
+    var retryMaxDelay: Double?
+
     mutating func validate() throws {
         _ = try options()
         _ = try TransformSpec.transformer(for: transformSpecs)
@@ -33,6 +40,12 @@ struct LoadOptions: ParsableArguments {
         }
         if let timeout, !(timeout.isFinite && timeout > 0) {
             throw ValidationError("Bad --timeout '\(timeout)': expected a positive number of seconds.")
+        }
+        if retries < 0 {
+            throw ValidationError("Bad --retries '\(retries)': expected a whole number ≥ 0.")
+        }
+        if let retryMaxDelay, !(retryMaxDelay.isFinite && retryMaxDelay >= 0) {
+            throw ValidationError("Bad --retry-max-delay '\(retryMaxDelay)': expected a number of seconds ≥ 0.")
         }
     }
 
@@ -72,11 +85,20 @@ struct LoadOptions: ParsableArguments {
         }
     }
 
-    /// A downloader with `--timeout`, the `--header` values and, when given, a cap on concurrent
-    /// downloads. The caller must shut it down.
+    /// The retries `--retries` and `--retry-max-delay` ask for (nil: none).
+    var retryStrategy: RetryStrategy? {
+        guard retries > 0 else { return nil }
+        var strategy = RetryStrategy(maxRetries: retries)
+        if let retryMaxDelay { strategy.maxDelay = retryMaxDelay }
+        return strategy
+    }
+
+    /// A downloader with `--timeout`, the retries, the `--header` values and, when given, a cap on
+    /// concurrent downloads. The caller must shut it down.
     func makeDownloader(maxConcurrentDownloads: Int?) throws -> ImageDownloader {
         var config = DownloaderConfig.default
         if let timeout { config.downloadTimeout = timeout }
+        config.retryStrategy = retryStrategy
         if let maxConcurrentDownloads { config.maxConcurrentDownloads = maxConcurrentDownloads }
         config.allowInvalidSSLCertificates = try options().contains(.allowInvalidSSLCertificates)
         let downloader = ImageDownloader(config: config)

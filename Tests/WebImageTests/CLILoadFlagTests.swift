@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 @testable import WebImage
 @testable import WebImageCodecs
@@ -29,12 +30,42 @@ struct CLILoadFlagTests {
         try await withTestOrigin { origin in
             origin.setRoute("/slow.png", .data(try CLIProcess.pngFixture(), contentType: "image/png", delay: .seconds(30)))
             let run = try await CLIProcess.run(["get", origin.url("/slow.png").absoluteString, "--cache-dir", dir.path,
-                                                "--timeout", "0.5", "--json"])
+                                                "--timeout", "0.5", "--retries", "0", "--json"])
             #expect(run.status == 1)
             let error = try #require(try run.object(0)["error"] as? [String: Any])
             #expect(error["name"] as? String == "timedOut")
             // The message names the configured timeout, not the default 15 s.
             #expect((error["message"] as? String)?.contains("0.5 s") == true, "\(error)")
+        }
+    }
+
+    @Test func retriesTryAFailedDownloadAgain() async throws {
+        let dir = try CLIProcess.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try await withTestOrigin { origin in
+            let png = try CLIProcess.pngFixture()
+            let served = Mutex(0)
+            origin.setHandler("/busy.png") { _ in
+                let first = served.withLock { count -> Bool in
+                    count += 1
+                    return count == 1
+                }
+                var busy = TestOriginRoute.status(503)
+                busy.headers = [("Retry-After", "120")]
+                return first ? busy : .data(png, contentType: "image/png")
+            }
+            let url = origin.url("/busy.png").absoluteString
+            // The server asks for two minutes; the cap makes it no wait at all.
+            let retried = try await CLIProcess.run(["get", url, "--cache-dir", dir.path, "--retry-max-delay", "0", "--json"])
+            #expect(retried.status == 0)
+            #expect(try retried.object(0)["ok"] as? Bool == true)
+            #expect(origin.requestCount("/busy.png") == 2)
+
+            origin.setRoute("/down.png", .status(503))
+            let once = try await CLIProcess.run(["get", origin.url("/down.png").absoluteString, "--cache-dir", dir.path,
+                                                 "--retries", "0", "--json"])
+            #expect(once.status == 1)
+            #expect(origin.requestCount("/down.png") == 1)
         }
     }
 

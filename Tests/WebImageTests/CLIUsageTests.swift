@@ -18,6 +18,8 @@ struct CLIUsageTests {
         (["get", "http://127.0.0.1:9/a.png", "--thumbnail", "0x5"], "0x5"),
         (["get", "http://127.0.0.1:9/a.png", "--format", "bmp"], "bmp"),
         (["get", "http://127.0.0.1:9/a.png", "--max-concurrent", "0"], "0"),
+        (["get", "http://127.0.0.1:9/a.png", "--retries", "-1"], "--retries"),
+        (["get", "http://127.0.0.1:9/a.png", "--retry-max-delay", "nan"], "--retry-max-delay"),
         (["get", "http://127.0.0.1:9/a.png", "--frobnicate"], "--frobnicate"),
         (["get", "not a url"], "not a url"),
         (["get", "http://127.0.0.1:9/a.png", "http://127.0.0.1:9/b.png", "-o", "x.png"], "-o"),

@@ -36,6 +36,13 @@ enum DownloadInstrumentation {
         logger.info("download failed", metadata: ["error": "\(error.description)"])
     }
 
+    static func retrying(_ error: WebImageError, retry: Int, delay: TimeInterval, url: URL, logger: Logger) {
+        Counter(label: "webimage_download_retries_total", dimensions: [("code", error.code.name)]).increment()
+        logger.info("download retrying", metadata: [
+            "url": "\(url.absoluteString)", "retry": "\(retry)", "delay": "\(delay)", "error": "\(error.description)",
+        ])
+    }
+
     static func cancelled(url: URL, logger: Logger) {
         Counter(label: "webimage_downloads_cancelled_total").increment()
         logger.debug("download cancelled", metadata: ["url": "\(url.absoluteString)"])

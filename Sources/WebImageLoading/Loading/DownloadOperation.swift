@@ -127,12 +127,57 @@ final class DownloadOperation: Sendable {
 
     private func run() async {
         DownloadInstrumentation.started(url: url, logger: fetcher.logger)
-        do {
-            let outcome = try await fetcher.fetch(plan, observer: self)
-            await finish(with: outcome)
-        } catch {
-            fail(DownloadErrorMapping.map(error, url: url, timeout: plan.timeout))
+        var retries = 0
+        while true {
+            do {
+                let outcome = try await fetcher.fetch(plan, observer: self)
+                await finish(with: outcome)
+                return
+            } catch {
+                let failure = DownloadErrorMapping.map(error, url: url, timeout: plan.timeout)
+                guard let delay = retryDelay(after: failure, retries: retries) else {
+                    fail(failure)
+                    return
+                }
+                retries += 1
+                guard beginRetry(retries) else { return }
+                DownloadInstrumentation.retrying(failure, retry: retries, delay: delay, url: url, logger: fetcher.logger)
+                do {
+                    try await plan.clock.sleep(for: .nanoseconds(Int64(delay * 1e9)))
+                } catch {
+                    fail(WebImageError(.cancelled, "The download was cancelled while waiting to retry.", url: url))
+                    return
+                }
+            }
         }
+    }
+
+    /// Seconds to wait before trying again after `failure`, or nil when it is final: no strategy,
+    /// no retries left, a failure a retry cannot fix, or a cancelled download. A 429 or 503 with
+    /// `Retry-After` waits what the server asked (capped by the strategy).
+    private func retryDelay(after failure: WebImageError, retries: Int) -> TimeInterval? {
+        guard let strategy = plan.effectiveRetryStrategy, retries < strategy.maxRetries,
+              RetryStrategy.isRetriable(failure), !Task.isCancelled else { return nil }
+        var retryAfter: TimeInterval?
+        if failure.httpStatus == 429 || failure.httpStatus == 503,
+           let value = state.withLock({ $0.response?.headers.first { $0.name.lowercased() == "retry-after" }?.value }) {
+            retryAfter = RetryAfter.seconds(value)
+        }
+        return strategy.delay(beforeRetry: retries + 1, retryAfter: retryAfter)
+    }
+
+    /// Resets what one attempt leaves behind before the next. False when the download ended meanwhile.
+    private func beginRetry(_ retry: Int) -> Bool {
+        let running = state.withLock { state -> Bool in
+            guard state.phase == .running else { return false }
+            state.metrics.retryCount = retry
+            state.response = nil
+            state.lastReportedFraction = 0
+            state.pendingPartial = nil
+            return true
+        }
+        if running { partialDecoder?.reset() }
+        return running
     }
 
     private func finish(with outcome: FetchOutcome) async {

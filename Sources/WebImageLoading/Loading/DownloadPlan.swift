@@ -37,6 +37,15 @@ struct DownloadPlan: Sendable {
     var coder: any ImageCoding
     /// The first caller's decode options, used for partial images.
     var partialDecodeOptions: DecodeOptions
+    /// When a failure is tried again (nil: never), and the clock its waits run on.
+    var retryStrategy: RetryStrategy?
+    var clock: any Clock<Duration>
+
+    /// The strategy that applies to this request: only GET is retried.
+    var effectiveRetryStrategy: RetryStrategy? {
+        guard let retryStrategy, retryStrategy.maxRetries > 0, request.method.uppercased() == "GET" else { return nil }
+        return retryStrategy
+    }
 }
 
 /// One caller's share of a download: its decode options, priority and callbacks. The completion

@@ -45,6 +45,11 @@ public struct DownloaderConfig: Sendable {
     /// the timeout, instead of failing at once. Off by default: a refused connection fails in
     /// milliseconds with `connectionFailed`, as URLSession does.
     public var retriesFailedConnections = false
+    /// When a failed download is tried again, unless the context has its own strategy. Nil (the
+    /// default) never retries, as SDWebImage.
+    public var retryStrategy: RetryStrategy?
+    /// The clock retry waits are measured on. Tests pass a clock they advance by hand.
+    public var clock: any Clock<Duration> = ContinuousClock()
     /// Applied to every request unless the context has its own.
     public var requestModifier: DownloadRequestModifier?
     /// Applied to every response unless the context has its own.

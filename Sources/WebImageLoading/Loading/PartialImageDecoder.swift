@@ -16,6 +16,11 @@ final class PartialImageDecoder: @unchecked Sendable {  // `decoder` is guarded 
         self.options = options
     }
 
+    /// Forgets the bytes seen so far: the next body starts from its first byte (a retried download).
+    func reset() {
+        lock.withLock { decoder = nil }
+    }
+
     /// The image visible in `data` so far, or nil when nothing is usable yet.
     func partialImage(from data: Data) -> Image? {
         lock.withLock {

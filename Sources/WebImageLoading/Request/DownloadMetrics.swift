@@ -25,6 +25,8 @@ public struct DownloadMetrics: Sendable {
     public var statusCode: Int?
     /// Redirects followed before the final response.
     public var redirectCount = 0
+    /// Attempts after the first (``RetryStrategy``); the stage times above are the last attempt's.
+    public var retryCount = 0
     /// Callers that shared this download (1 when nobody joined).
     public var callerCount = 1
     /// Whether the connection came from the pool. AsyncHTTPClient does not report it, so

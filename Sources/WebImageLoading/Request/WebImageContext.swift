@@ -53,6 +53,7 @@ public struct WebImageContext: Sendable {
         var requestModifier: DownloadRequestModifier? = nil
         var responseModifier: DownloadResponseModifier? = nil
         var decryptor: DownloadDecryptor? = nil
+        var retryStrategy: RetryStrategy? = nil
         var validators: HTTPValidators? = nil
         var decodeOptions: DecodeOptions? = nil
 
@@ -84,6 +85,7 @@ public struct WebImageContext: Sendable {
             copy.requestModifier = requestModifier
             copy.responseModifier = responseModifier
             copy.decryptor = decryptor
+            copy.retryStrategy = retryStrategy
             copy.validators = validators
             copy.decodeOptions = decodeOptions
             return copy
@@ -222,6 +224,12 @@ public struct WebImageContext: Sendable {
     public var decryptor: DownloadDecryptor? {
         get { storage.decryptor }
         set { mutableStorage().decryptor = newValue }
+    }
+    /// When a failed download is tried again (beats the downloader's ``DownloaderConfig/retryStrategy``;
+    /// nil uses that, which is off by default).
+    public var retryStrategy: RetryStrategy? {
+        get { storage.retryStrategy }
+        set { mutableStorage().retryStrategy = newValue }
     }
     /// Validators of a cached copy: the downloader sends If-None-Match / If-Modified-Since and
     /// reports 304 as ``WebImageError/Code/cacheNotModified`` with the response's new validators.
