@@ -40,6 +40,7 @@ struct BenchCommand: AsyncParsableCommand {
         let urls = try await BenchManifest.urls(base: base, set: set)
         var config = DownloaderConfig()
         config.maxConcurrentDownloads = concurrency
+        config.maxConcurrentDownloadsPerHost = concurrency  // the harness serves every image from one host
         let pipeline = BenchPipeline(downloader: ImageDownloader(config: config),
                                      cacheDirectory: URL(fileURLWithPath: cacheDir),
                                      thumbnail: thumbnail, concurrency: concurrency)

@@ -24,6 +24,10 @@ struct LoadOptions: ParsableArguments {
     @Option(help: "Download timeout in seconds (default 15).")
     var timeout: Double?
 
+    @Option(name: .customLong("max-per-host"),
+            help: "At most this many downloads at once to one host (default 6, or --max-concurrent when that is higher).")
+    var maxPerHost: Int?
+
     @Option(help: "Try a download that failed with a connection error, a timeout or HTTP 408, 429, 500, 502, 503 or 504 again up to N times (default 2; 0 never retries).")
     var retries = 2
 
@@ -40,6 +44,9 @@ struct LoadOptions: ParsableArguments {
         }
         if let timeout, !(timeout.isFinite && timeout > 0) {
             throw ValidationError("Bad --timeout '\(timeout)': expected a positive number of seconds.")
+        }
+        if let maxPerHost, maxPerHost < 1 {
+            throw ValidationError("Bad --max-per-host '\(maxPerHost)': expected a whole number ≥ 1.")
         }
         if retries < 0 {
             throw ValidationError("Bad --retries '\(retries)': expected a whole number ≥ 0.")
@@ -100,6 +107,8 @@ struct LoadOptions: ParsableArguments {
         if let timeout { config.downloadTimeout = timeout }
         config.retryStrategy = retryStrategy
         if let maxConcurrentDownloads { config.maxConcurrentDownloads = maxConcurrentDownloads }
+        config.maxConcurrentDownloadsPerHost = maxPerHost
+            ?? max(config.maxConcurrentDownloadsPerHost, maxConcurrentDownloads ?? 0)
         config.allowInvalidSSLCertificates = try options().contains(.allowInvalidSSLCertificates)
         let downloader = ImageDownloader(config: config)
         for header in try headers() { downloader.setHeader(header.value, for: header.name) }

@@ -112,6 +112,18 @@ struct CLILoadFlagTests {
         }
     }
 
+    @Test func getMaxPerHostCapsDownloadsToOneHost() async throws {
+        let dir = try CLIProcess.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try await withTestOrigin { origin in
+            let gate = TestGate()
+            let paths = try gatedRoutes(origin, count: 5, gate: gate)
+            let command = ["get"] + paths.map { origin.url($0).absoluteString }
+                + ["--cache-dir", dir.path, "--max-per-host", "2", "--json"]
+            try await expectConcurrencyCap(2, command: command, paths: paths, origin: origin, gate: gate)
+        }
+    }
+
     @Test func prefetchMaxConcurrentSetsThePrefetchConcurrency() async throws {
         let dir = try CLIProcess.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }

@@ -48,6 +48,7 @@ struct DownloadSchedulingTests {
     @Test func raisingTheLimitWhileRunningStartsMoreDownloads() async throws {
         var config = DownloaderConfig()
         config.maxConcurrentDownloads = 1
+        config.maxConcurrentDownloadsPerHost = 12  // one host: the global limit is the one under test
         try await withOriginAndDownloader(config) { origin, downloader in
             let coder = TestImageCoder()
             let recorders = (0..<12).map { _ in LoadRecorder() }

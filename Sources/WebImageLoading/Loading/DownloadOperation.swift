@@ -30,6 +30,8 @@ final class DownloadOperation: Sendable {
     let plan: DownloadPlan
     /// Order of creation, for FIFO / LIFO.
     let sequence: UInt64
+    /// The host and port the first request goes to, which the per-host limit counts by.
+    let host: String
     private let fetcher: HTTPFetcher
     let callbacks = SerialCallbacks()
     let partialDecoder: PartialImageDecoder?
@@ -39,6 +41,7 @@ final class DownloadOperation: Sendable {
         self.key = key
         self.plan = plan
         self.sequence = sequence
+        self.host = Self.hostKey(of: plan.request.url)
         self.fetcher = fetcher
         let progressive = plan.progressiveLoad && plan.decryptor == nil
         self.partialDecoder = progressive
@@ -46,6 +49,13 @@ final class DownloadOperation: Sendable {
         var initial = State(metrics: DownloadMetrics())
         initial.handlers = [first]
         self.state = Mutex(initial)
+    }
+
+    /// `host:port` in lowercase, with the scheme's default port when the URL names none.
+    static func hostKey(of url: URL) -> String {
+        let scheme = url.scheme?.lowercased()
+        let port = url.port ?? (scheme == "https" ? 443 : 80)
+        return "\(url.host?.lowercased() ?? ""):\(port)"
     }
 
     // MARK: - Callers

@@ -3,13 +3,16 @@ import Foundation
 import Synchronization
 
 /// The downloads of one downloader: one per ``DownloadKey`` in flight (in practice one per URL),
-/// started in priority order (then FIFO or LIFO) while fewer than the maximum are running.
+/// started in priority order (then FIFO or LIFO) while fewer than the maximum are running, in all
+/// and per host (a download waiting for its host does not hold back one for another host).
 final class DownloadQueue: Sendable {
     struct State {
         var operations: [DownloadKey: DownloadOperation] = [:]
         var pending: [DownloadOperation] = []
         var running = 0
+        var runningPerHost: [String: Int] = [:]
         var maxConcurrent: Int
+        var maxPerHost: Int
         var order: DownloaderConfig.ExecutionOrder
         var suspended = false
         var sequence: UInt64 = 0
@@ -17,8 +20,8 @@ final class DownloadQueue: Sendable {
 
     private let state: Mutex<State>
 
-    init(maxConcurrent: Int, order: DownloaderConfig.ExecutionOrder) {
-        state = Mutex(State(maxConcurrent: max(1, maxConcurrent), order: order))
+    init(maxConcurrent: Int, maxPerHost: Int, order: DownloaderConfig.ExecutionOrder) {
+        state = Mutex(State(maxConcurrent: max(1, maxConcurrent), maxPerHost: max(1, maxPerHost), order: order))
     }
 
     /// Joins the download in flight for `key`, if there is one.
@@ -49,8 +52,10 @@ final class DownloadQueue: Sendable {
         let toStart = state.withLock { state -> [DownloadOperation] in
             var picked: [DownloadOperation] = []
             while !state.suspended, state.running < state.maxConcurrent, let index = nextIndex(state) {
-                picked.append(state.pending.remove(at: index))
+                let operation = state.pending.remove(at: index)
+                picked.append(operation)
                 state.running += 1
+                state.runningPerHost[operation.host, default: 0] += 1
             }
             return picked
         }
@@ -59,10 +64,12 @@ final class DownloadQueue: Sendable {
         }
     }
 
-    /// The pending download to run next: highest priority, then oldest (FIFO) or newest (LIFO).
+    /// The pending download to run next: highest priority, then oldest (FIFO) or newest (LIFO),
+    /// among those whose host has room.
     private func nextIndex(_ state: State) -> Int? {
         var best: (index: Int, priority: DownloadPriority, sequence: UInt64)?
-        for (index, operation) in state.pending.enumerated() {
+        for (index, operation) in state.pending.enumerated()
+        where state.runningPerHost[operation.host, default: 0] < state.maxPerHost {
             let priority = operation.priority
             guard let current = best else {
                 best = (index, priority, operation.sequence)
@@ -80,6 +87,8 @@ final class DownloadQueue: Sendable {
     private func ended(_ operation: DownloadOperation) {
         state.withLock { state in
             state.running -= 1
+            let host = state.runningPerHost[operation.host, default: 1] - 1
+            state.runningPerHost[operation.host] = host > 0 ? host : nil
             if state.operations[operation.key] === operation { state.operations[operation.key] = nil }
         }
         pump()
@@ -114,6 +123,17 @@ final class DownloadQueue: Sendable {
             pump()
         }
     }
+
+    var maxPerHost: Int {
+        get { state.withLock { $0.maxPerHost } }
+        set {
+            state.withLock { $0.maxPerHost = max(1, newValue) }
+            pump()
+        }
+    }
+
+    /// Downloads running for `host` (``DownloadOperation/host``'s form).
+    func runningCount(host: String) -> Int { state.withLock { $0.runningPerHost[host, default: 0] } }
 
     var order: DownloaderConfig.ExecutionOrder {
         get { state.withLock { $0.order } }

@@ -15,6 +15,10 @@ public struct DownloaderConfig: Sendable {
     /// How many downloads run at once (default 6). Changing it on a running downloader takes effect
     /// at once: more queued downloads start, or fewer start as running ones end.
     public var maxConcurrentDownloads = 6
+    /// How many downloads run at once to one host and port (default 6, as browsers do), within
+    /// ``maxConcurrentDownloads``. A download waiting for its host lets one for another host start.
+    /// Changing it on a running downloader takes effect at once.
+    public var maxConcurrentDownloadsPerHost = 6
     /// Seconds without progress before a download fails with ``WebImageError/Code/timedOut``:
     /// it covers connecting and every wait for body bytes (a stalled body times out). 0 means 15.
     /// Read when the downloader is created.

@@ -43,7 +43,7 @@ public final class ImageDownloader: ImageLoading {
     public init(config: DownloaderConfig = .default) {
         let timeout = TimeAmount.milliseconds(Int64(config.effectiveTimeout * 1000))
         // The queue bounds concurrency (and may be raised later), so the pool must not be the bottleneck.
-        let perHost = max(128, config.maxConcurrentDownloads)
+        let perHost = max(128, config.maxConcurrentDownloads, config.maxConcurrentDownloadsPerHost)
         var clientConfig = HTTPClient.Configuration(
             redirectConfiguration: .disallow,
             timeout: .init(connect: timeout, read: timeout),
@@ -55,7 +55,8 @@ public final class ImageDownloader: ImageLoading {
         }
         client = HTTPClient(eventLoopGroupProvider: .shared(HTTPClient.defaultEventLoopGroup),
                             configuration: clientConfig)
-        queue = DownloadQueue(maxConcurrent: config.maxConcurrentDownloads, order: config.executionOrder)
+        queue = DownloadQueue(maxConcurrent: config.maxConcurrentDownloads,
+                              maxPerHost: config.maxConcurrentDownloadsPerHost, order: config.executionOrder)
         fetcher = HTTPFetcher(client: client, cookieJar: cookieJar, logger: config.logger)
         settings = Mutex(Settings(config: config, headers: [
             HTTPHeaderField(name: "Accept", value: "image/*,*/*;q=0.8"),
@@ -63,14 +64,15 @@ public final class ImageDownloader: ImageLoading {
         ]))
     }
 
-    /// The configuration. Changes apply to later downloads; ``DownloaderConfig/maxConcurrentDownloads``
-    /// and the execution order apply at once. Timeouts and the client-wide TLS setting are fixed at init.
+    /// The configuration. Changes apply to later downloads; ``DownloaderConfig/maxConcurrentDownloads``,
+    /// ``DownloaderConfig/maxConcurrentDownloadsPerHost`` and the execution order apply at once. Timeouts and the client-wide TLS setting are fixed at init.
     public var config: DownloaderConfig {
         get { settings.withLock { $0.config } }
         set {
             settings.withLock { $0.config = newValue }
             queue.order = newValue.executionOrder
             queue.maxConcurrent = newValue.maxConcurrentDownloads
+            queue.maxPerHost = newValue.maxConcurrentDownloadsPerHost
         }
     }
 
@@ -92,6 +94,11 @@ public final class ImageDownloader: ImageLoading {
 
     /// Downloads queued or running.
     public var currentDownloadCount: Int { queue.count }
+
+    /// Downloads running now whose first request goes to `url`'s host and port.
+    public func runningDownloadCount(host url: URL) -> Int {
+        queue.runningCount(host: DownloadOperation.hostKey(of: url))
+    }
 
     /// When true, queued downloads wait; running ones continue.
     public var isSuspended: Bool {
