@@ -28,6 +28,10 @@ struct LoadOptions: ParsableArguments {
             help: "At most this many downloads at once to one host (default 6, or --max-concurrent when that is higher).")
     var maxPerHost: Int?
 
+    @Option(name: .customLong("rate-limit"),
+            help: "Start at most N requests per second after a burst of 25 (default 80; 0 turns the limit off).")
+    var rateLimit: Double = 80
+
     @Option(help: "Try a download that failed with a connection error, a timeout or HTTP 408, 429, 500, 502, 503 or 504 again up to N times (default 2; 0 never retries).")
     var retries = 2
 
@@ -47,6 +51,9 @@ struct LoadOptions: ParsableArguments {
         }
         if let maxPerHost, maxPerHost < 1 {
             throw ValidationError("Bad --max-per-host '\(maxPerHost)': expected a whole number ≥ 1.")
+        }
+        if !(rateLimit.isFinite && rateLimit >= 0) {
+            throw ValidationError("Bad --rate-limit '\(rateLimit)': expected a number of requests per second ≥ 0.")
         }
         if retries < 0 {
             throw ValidationError("Bad --retries '\(retries)': expected a whole number ≥ 0.")
@@ -106,6 +113,7 @@ struct LoadOptions: ParsableArguments {
         var config = DownloaderConfig.default
         if let timeout { config.downloadTimeout = timeout }
         config.retryStrategy = retryStrategy
+        config.rateLimit = rateLimit > 0 ? RequestRateLimit(requestsPerSecond: rateLimit, burst: 25) : nil
         if let maxConcurrentDownloads { config.maxConcurrentDownloads = maxConcurrentDownloads }
         config.maxConcurrentDownloadsPerHost = maxPerHost
             ?? max(config.maxConcurrentDownloadsPerHost, maxConcurrentDownloads ?? 0)

@@ -124,6 +124,35 @@ struct CLILoadFlagTests {
         }
     }
 
+    @Test func rateLimitHoldsStartsPastTheBurst() async throws {
+        let dir = try CLIProcess.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try await withTestOrigin { origin in
+            let gate = TestGate()
+            let paths = try gatedRoutes(origin, count: 27, gate: gate)
+            let urls = paths.map { origin.url($0).absoluteString }
+            let wide = ["--max-concurrent", "30", "--max-per-host", "30", "--timeout", "600", "--json"]
+            // One start per 1,000 s after the burst of 25: the last two cannot start in this test's life.
+            let limited = try CLIProcess.start(["get"] + urls + ["--cache-dir", dir.path, "--rate-limit", "0.001"] + wide)
+            await origin.wait("the burst of 25 requests") { $0.inFlight == 25 }
+            #expect(origin.stats.requests.count == 25)
+            limited.terminate()
+            _ = await limited.finish()
+        }
+        try await withTestOrigin { origin in
+            let gate = TestGate()
+            let paths = try gatedRoutes(origin, count: 27, gate: gate)
+            let urls = paths.map { origin.url($0).absoluteString }
+            // The default, 80 a second, lets the two past the burst follow within 25 ms.
+            let run = try CLIProcess.start(["get"] + urls + ["--cache-dir", dir.path + "/b", "--max-concurrent", "30",
+                                                           "--timeout", "600", "--json"])
+            await origin.wait("all 27 requests") { $0.inFlight == 27 }
+            gate.open()
+            let finished = await run.finish()
+            #expect(finished.status == 0, "\(finished.stderr)")
+        }
+    }
+
     @Test func prefetchMaxConcurrentSetsThePrefetchConcurrency() async throws {
         let dir = try CLIProcess.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }

@@ -27,26 +27,34 @@ enum CLIProcess {
     /// folder; a nil value removes the variable.
     static func run(_ arguments: [String], environment overrides: [String: String?] = [:],
                     timeout: Duration = .seconds(120)) async throws -> CLIRun {
+        try await start(arguments, environment: overrides, timeout: timeout).finish()
+    }
+
+    /// Starts the CLI and returns at once; ``CLIChild/finish()`` waits for it to exit.
+    static func start(_ arguments: [String], environment overrides: [String: String?] = [:],
+                      timeout: Duration = .seconds(120)) throws -> CLIChild {
         let executable = try #require(webimageExecutable(), "build the webimage executable (swift build) first")
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("webimage-cli-run-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: scratch) }
         let outPath = scratch.appendingPathComponent("stdout").path, errPath = scratch.appendingPathComponent("stderr").path
         var environment = ProcessInfo.processInfo.environment
         environment["XDG_CACHE_HOME"] = scratch.appendingPathComponent("xdg").path
         for (name, value) in overrides { environment[name] = value }
-        let child = try ChildProcess(executable.path, arguments, environment: environment,
+        let child: ChildProcess
+        do {
+            child = try ChildProcess(executable.path, arguments, environment: environment,
                                      stdout: .file(outPath), stderr: .file(errPath))
+        } catch {
+            try? FileManager.default.removeItem(at: scratch)
+            throw error
+        }
         // A watchdog, not a wait: a child still running after `timeout` is stopped (on a dispatch
         // timer, so a busy cooperative pool cannot delay it).
-        let watchdog = DispatchWorkItem { child.send(SIGTERM) }
-        DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(timeout.nanosecondCount)),
-                                          execute: watchdog)
-        defer { watchdog.cancel() }
-        let termination = await offThePool { child.wait() }
-        return CLIRun(status: termination.status,
-                      stdout: String(decoding: ChildProcess.readFile(outPath), as: UTF8.self),
-                      stderr: String(decoding: ChildProcess.readFile(errPath), as: UTF8.self))
+        let watchdogBox = CLIChild.Watchdog()
+        DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(timeout.nanosecondCount))) {
+            if watchdogBox.isArmed { child.send(SIGTERM) }
+        }
+        return CLIChild(child: child, watchdog: watchdogBox, scratch: scratch, outPath: outPath, errPath: errPath)
     }
 
     /// A fresh directory for one test's cache and outputs; the caller removes it.
@@ -60,6 +68,35 @@ enum CLIProcess {
     static func pngFixture(width: Int = 64, height: Int = 48) throws -> [UInt8] {
         [UInt8](try CodersManager.shared.encode(Image(bitmap: TestBitmaps.quadrants(width: width, height: height)),
                                                 as: .png, options: .default))
+    }
+}
+
+/// A running CLI process started by ``CLIProcess/start(_:environment:timeout:)``.
+struct CLIChild: Sendable {
+    /// Whether the watchdog may still stop the process.
+    final class Watchdog: Sendable {
+        private let armed = Mutex(true)
+        var isArmed: Bool { armed.withLock { $0 } }
+        func disarm() { armed.withLock { $0 = false } }
+    }
+
+    fileprivate let child: ChildProcess
+    fileprivate let watchdog: Watchdog
+    fileprivate let scratch: URL
+    fileprivate let outPath: String
+    fileprivate let errPath: String
+
+    /// Asks the process to stop (SIGTERM).
+    func terminate() { child.send(SIGTERM) }
+
+    /// Waits for the process to exit and returns what it printed.
+    func finish() async -> CLIRun {
+        let termination = await offThePool { child.wait() }
+        watchdog.disarm()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        return CLIRun(status: termination.status,
+                      stdout: String(decoding: ChildProcess.readFile(outPath), as: UTF8.self),
+                      stderr: String(decoding: ChildProcess.readFile(errPath), as: UTF8.self))
     }
 }
 

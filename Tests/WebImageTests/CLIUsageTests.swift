@@ -20,6 +20,7 @@ struct CLIUsageTests {
         (["get", "http://127.0.0.1:9/a.png", "--max-concurrent", "0"], "0"),
         (["get", "http://127.0.0.1:9/a.png", "--retries", "-1"], "--retries"),
         (["get", "http://127.0.0.1:9/a.png", "--max-per-host", "0"], "--max-per-host"),
+        (["get", "http://127.0.0.1:9/a.png", "--rate-limit", "-5"], "--rate-limit"),
         (["get", "http://127.0.0.1:9/a.png", "--retry-max-delay", "nan"], "--retry-max-delay"),
         (["get", "http://127.0.0.1:9/a.png", "--frobnicate"], "--frobnicate"),
         (["get", "not a url"], "not a url"),

@@ -43,6 +43,12 @@ enum DownloadInstrumentation {
         ])
     }
 
+    static func rateLimited(wait: Duration) {
+        Counter(label: "webimage_download_rate_limit_waits_total").increment()
+        Metrics.Timer(label: "webimage_download_rate_limit_wait_seconds").recordNanoseconds(
+            wait.components.seconds * 1_000_000_000 + wait.components.attoseconds / 1_000_000_000)
+    }
+
     static func cancelled(url: URL, logger: Logger) {
         Counter(label: "webimage_downloads_cancelled_total").increment()
         logger.debug("download cancelled", metadata: ["url": "\(url.absoluteString)"])

@@ -16,6 +16,10 @@ final class DownloadQueue: Sendable {
         var order: DownloaderConfig.ExecutionOrder
         var suspended = false
         var sequence: UInt64 = 0
+        /// Paces starts when a rate limit is set.
+        var pacer: (any StartPacer)?
+        /// True while a wake-up for the next token is scheduled.
+        var awaitingToken = false
     }
 
     private let state: Mutex<State>
@@ -47,20 +51,40 @@ final class DownloadQueue: Sendable {
         return result
     }
 
-    /// Starts queued downloads while there is room.
+    /// Starts queued downloads while there is room (and, with a rate limit, a token for each).
     func pump() {
-        let toStart = state.withLock { state -> [DownloadOperation] in
+        let (toStart, wake) = state.withLock { state -> ([DownloadOperation], (any StartPacer, Duration)?) in
             var picked: [DownloadOperation] = []
+            var wake: (any StartPacer, Duration)?
             while !state.suspended, state.running < state.maxConcurrent, let index = nextIndex(state) {
+                if let pacer = state.pacer, let wait = pacer.take() {
+                    // No token: the next start waits; one wake-up serves every waiting download.
+                    if !state.awaitingToken {
+                        state.awaitingToken = true
+                        wake = (pacer, wait)
+                    }
+                    break
+                }
                 let operation = state.pending.remove(at: index)
                 picked.append(operation)
                 state.running += 1
                 state.runningPerHost[operation.host, default: 0] += 1
             }
-            return picked
+            return (picked, wake)
         }
+        if let wake { scheduleWake(wake.0, after: wake.1) }
         for operation in toStart where !operation.start(ended: { [self] in ended($0) }) {
             ended(operation)
+        }
+    }
+
+    /// Pumps again once the next token is due.
+    private func scheduleWake(_ pacer: any StartPacer, after wait: Duration) {
+        DownloadInstrumentation.rateLimited(wait: wait)
+        Task { [self] in
+            try? await pacer.sleep(for: wait)
+            state.withLock { $0.awaitingToken = false }
+            pump()
         }
     }
 
@@ -130,6 +154,16 @@ final class DownloadQueue: Sendable {
             state.withLock { $0.maxPerHost = max(1, newValue) }
             pump()
         }
+    }
+
+    /// The start rate limit (nil: none), paced on `clock`. Applies from the next start.
+    func setRateLimit(_ limit: RequestRateLimit?, clock: any Clock<Duration>) {
+        let pacer = limit.map { makeStartPacer(limit: $0, clock: clock) }
+        state.withLock { state in
+            state.pacer = pacer
+            state.awaitingToken = false
+        }
+        pump()
     }
 
     /// Downloads running for `host` (``DownloadOperation/host``'s form).

@@ -49,10 +49,13 @@ public struct DownloaderConfig: Sendable {
     /// the timeout, instead of failing at once. Off by default: a refused connection fails in
     /// milliseconds with `connectionFailed`, as URLSession does.
     public var retriesFailedConnections = false
+    /// How fast requests may start (a token bucket); nil (the default) starts them as soon as there
+    /// is room. Changing it on a running downloader applies from the next start.
+    public var rateLimit: RequestRateLimit?
     /// When a failed download is tried again, unless the context has its own strategy. Nil (the
     /// default) never retries, as SDWebImage.
     public var retryStrategy: RetryStrategy?
-    /// The clock retry waits are measured on. Tests pass a clock they advance by hand.
+    /// The clock retry waits and the rate limit are measured on. Tests pass a clock they advance by hand.
     public var clock: any Clock<Duration> = ContinuousClock()
     /// Applied to every request unless the context has its own.
     public var requestModifier: DownloadRequestModifier?

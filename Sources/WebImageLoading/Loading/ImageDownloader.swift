@@ -57,6 +57,7 @@ public final class ImageDownloader: ImageLoading {
                             configuration: clientConfig)
         queue = DownloadQueue(maxConcurrent: config.maxConcurrentDownloads,
                               maxPerHost: config.maxConcurrentDownloadsPerHost, order: config.executionOrder)
+        queue.setRateLimit(config.rateLimit, clock: config.clock)
         fetcher = HTTPFetcher(client: client, cookieJar: cookieJar, logger: config.logger)
         settings = Mutex(Settings(config: config, headers: [
             HTTPHeaderField(name: "Accept", value: "image/*,*/*;q=0.8"),
@@ -65,11 +66,16 @@ public final class ImageDownloader: ImageLoading {
     }
 
     /// The configuration. Changes apply to later downloads; ``DownloaderConfig/maxConcurrentDownloads``,
-    /// ``DownloaderConfig/maxConcurrentDownloadsPerHost`` and the execution order apply at once. Timeouts and the client-wide TLS setting are fixed at init.
+    /// ``DownloaderConfig/maxConcurrentDownloadsPerHost``, the rate limit and the execution order
+    /// apply at once. Timeouts and the client-wide TLS setting are fixed at init.
     public var config: DownloaderConfig {
         get { settings.withLock { $0.config } }
         set {
-            settings.withLock { $0.config = newValue }
+            let old = settings.withLock { settings in
+                defer { settings.config = newValue }
+                return settings.config
+            }
+            if old.rateLimit != newValue.rateLimit { queue.setRateLimit(newValue.rateLimit, clock: newValue.clock) }
             queue.order = newValue.executionOrder
             queue.maxConcurrent = newValue.maxConcurrentDownloads
             queue.maxPerHost = newValue.maxConcurrentDownloadsPerHost
