@@ -43,6 +43,11 @@ enum DownloadInstrumentation {
         ])
     }
 
+    static func resumed(bytes: Int, url: URL, logger: Logger) {
+        Counter(label: "webimage_download_resumed_bytes_total").increment(by: bytes)
+        logger.debug("download resumed", metadata: ["url": "\(url.absoluteString)", "bytes": "\(bytes)"])
+    }
+
     static func rateLimited(wait: Duration) {
         Counter(label: "webimage_download_rate_limit_waits_total").increment()
         Metrics.Timer(label: "webimage_download_rate_limit_wait_seconds").recordNanoseconds(

@@ -13,6 +13,11 @@ extension DownloadOperation: FetchObserver {
         }
     }
 
+    func fetchDidResume(bytes: Int) {
+        state.withLock { $0.metrics.resumedBytes += Int64(bytes) }
+        DownloadInstrumentation.resumed(bytes: bytes, url: url, logger: fetcher.logger)
+    }
+
     func fetchDidAcceptResponse(expected: Int64) {
         reportProgress(received: 0, expected: expected, force: true)
     }

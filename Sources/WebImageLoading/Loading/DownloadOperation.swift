@@ -32,7 +32,7 @@ final class DownloadOperation: Sendable {
     let sequence: UInt64
     /// The host and port the first request goes to, which the per-host limit counts by.
     let host: String
-    private let fetcher: HTTPFetcher
+    let fetcher: HTTPFetcher
     let callbacks = SerialCallbacks()
     let partialDecoder: PartialImageDecoder?
     let state: Mutex<State>

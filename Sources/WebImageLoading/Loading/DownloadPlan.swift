@@ -84,4 +84,6 @@ protocol FetchObserver: Sendable {
     /// Body bytes arrived, `received` in all; `snapshot` gives every byte so far without copying
     /// (a view that later chunks leave untouched), for observers that decode partial images.
     func fetchDidReceive(received: Int, expected: Int64, snapshot: () -> Data)
+    /// The body continues `bytes` kept from an earlier attempt (a ranged request was answered).
+    func fetchDidResume(bytes: Int)
 }

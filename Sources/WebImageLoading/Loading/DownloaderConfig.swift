@@ -52,6 +52,11 @@ public struct DownloaderConfig: Sendable {
     /// How fast requests may start (a token bucket); nil (the default) starts them as soon as there
     /// is room. Changing it on a running downloader applies from the next start.
     public var rateLimit: RequestRateLimit?
+    /// Bytes of bodies cut short (a failure or a cancel) kept in memory to resume: the next attempt
+    /// or load of the URL asks for the rest with `Range` and `If-Range`. Only responses with
+    /// `Accept-Ranges: bytes` and a strong ETag or a Last-Modified are kept; the least recently
+    /// kept go first. Default 32 MiB; 0 keeps nothing. Read when the downloader is created.
+    public var resumableDataBudget = 32 << 20
     /// When a failed download is tried again, unless the context has its own strategy. Nil (the
     /// default) never retries, as SDWebImage.
     public var retryStrategy: RetryStrategy?

@@ -15,10 +15,13 @@ final class HTTPFetcher: Sendable {
     /// Origins that asked for Basic credentials; later requests to them send the credential at once.
     let authOrigins: Mutex<Set<String>>
     let logger: Logger
+    /// Bodies cut short, kept to resume.
+    let resumables: ResumableDataStore
 
-    init(client: HTTPClient, cookieJar: CookieJar, logger: Logger) {
+    init(client: HTTPClient, cookieJar: CookieJar, resumables: ResumableDataStore, logger: Logger) {
         self.client = client
         self.cookieJar = cookieJar
+        self.resumables = resumables
         self.authOrigins = Mutex([])
         self.logger = logger
     }
@@ -30,13 +33,14 @@ final class HTTPFetcher: Sendable {
         var redirects = 0
         var visited: Set<String> = [request.url.absoluteString]
         var answeredChallenge = false
+        var resume = takeResumableBody(for: plan)
         while true {
             try Task.checkCancellation()
             let sameOrigin = Self.origin(of: request.url) == firstOrigin
             let sendCredential = sameOrigin && (answeredChallenge
                 || authOrigins.withLock { $0.contains(firstOrigin) })
             let response = try await execute(
-                makeHTTPRequest(request, plan: plan, credential: sendCredential ? plan.credential : nil))
+                makeHTTPRequest(request, plan: plan, credential: sendCredential ? plan.credential : nil, resume: resume))
             if plan.handleCookies {
                 cookieJar.store(response.headers["Set-Cookie"], from: request.url)
             }
@@ -57,7 +61,22 @@ final class HTTPFetcher: Sendable {
                 answeredChallenge = true
                 continue
             }
-            return try await receive(response, url: request.url, plan: plan, redirects: redirects, observer: observer)
+            if let entry = resume {
+                switch Self.answer(response, resuming: entry) {
+                case .append:
+                    break
+                case .startOver:
+                    await Self.drain(response.body)
+                    logger.debug("the stored partial body does not fit the answer; starting over",
+                                 metadata: ["url": "\(request.url)", "status": "\(status)"])
+                    resume = nil
+                    continue
+                case .wholeBody:
+                    resume = nil
+                }
+            }
+            return try await receive(response, url: request.url, plan: plan, redirects: redirects, resumed: resume,
+                                     observer: observer)
         }
     }
 
@@ -75,7 +94,7 @@ final class HTTPFetcher: Sendable {
     }
 
     private func makeHTTPRequest(_ request: ImageDownloadRequest, plan: DownloadPlan,
-                                 credential: DownloadCredential?) -> HTTPClientRequest {
+                                 credential: DownloadCredential?, resume: ResumableDataStore.Entry?) -> HTTPClientRequest {
         var http = HTTPClientRequest(url: request.url.absoluteString)
         http.method = HTTPMethod(rawValue: request.method)
         for field in request.headers { http.headers.add(name: field.name, value: field.value) }
@@ -84,6 +103,10 @@ final class HTTPFetcher: Sendable {
         }
         if let credential, !http.headers.contains(name: "Authorization") {
             http.headers.add(name: "Authorization", value: credential.authorizationHeader)
+        }
+        if let resume {
+            http.headers.replaceOrAdd(name: "Range", value: "bytes=\(resume.data.count)-")
+            http.headers.replaceOrAdd(name: "If-Range", value: resume.validator)
         }
         if let body = request.body { http.body = .bytes(ByteBuffer(bytes: body)) }
         if plan.allowInvalidCertificates, request.url.scheme?.lowercased() == "https" {
@@ -124,10 +147,13 @@ final class HTTPFetcher: Sendable {
         return request
     }
 
-    /// Validates the final response and streams its body within the size limit.
+    /// Validates the final response and streams its body within the size limit. With `resumed`,
+    /// the response is a 206 for the rest of that stored body, which the body starts with.
     private func receive(_ response: HTTPClientResponse, url: URL, plan: DownloadPlan, redirects: Int,
-                         observer: some FetchObserver) async throws -> FetchOutcome {
-        let length = response.headers.first(name: "Content-Length").flatMap { Int64($0) }
+                         resumed: ResumableDataStore.Entry?, observer: some FetchObserver) async throws -> FetchOutcome {
+        let declared = response.headers.first(name: "Content-Length").flatMap { Int64($0) }
+        // The whole body's length: the stored bytes plus what this response declares.
+        let length = resumed.map { entry in declared.map { $0 + Int64(entry.data.count) } ?? entry.totalLength } ?? declared
         var info = ImageResponseInfo(url: url, statusCode: Int(response.status.code),
                                      headers: response.headers.map { HTTPHeaderField(name: $0.name, value: $0.value) },
                                      expectedContentLength: length)
@@ -146,7 +172,10 @@ final class HTTPFetcher: Sendable {
             await Self.drain(response.body)
             return FetchOutcome(data: Data(), response: info, notModified: true)
         }
-        try validate(info, plan: plan)
+        // A resumed body is the 200 the caller asked for, delivered in two parts.
+        var validated = info
+        if resumed != nil, validated.statusCode == 206 { validated.statusCode = 200 }
+        try validate(validated, plan: plan)
         if let length, length > Int64(plan.maximumResponseSize) {
             throw WebImageError(.responseTooLarge,
                 "The response declares \(length) bytes, over the limit of \(plan.maximumResponseSize) bytes.",
@@ -155,20 +184,32 @@ final class HTTPFetcher: Sendable {
         let expected = max(length ?? 0, 0)
         observer.fetchDidAcceptResponse(expected: expected)
         var body = ResponseBody(declaredLength: length, limit: plan.maximumResponseSize)
-        for try await chunk in response.body {
-            if body.count + chunk.readableBytes > plan.maximumResponseSize {
-                throw WebImageError(.responseTooLarge,
-                    "The response passed the limit of \(plan.maximumResponseSize) bytes while streaming.",
-                    url: url, httpStatus: info.statusCode, contentType: info.contentType)
-            }
-            chunk.withUnsafeReadableBytes { body.append($0) }
+        if let resumed {
+            resumed.data.withUnsafeBytes { body.append($0) }
+            observer.fetchDidResume(bytes: resumed.data.count)
             observer.fetchDidReceive(received: body.count, expected: expected, snapshot: { body.snapshot() })
         }
-        try Task.checkCancellation()
-        if let length, Int64(body.count) < length {
-            throw WebImageError(.connectionFailed,
-                "The response ended after \(body.count) of \(length) bytes (truncated).",
-                url: url, httpStatus: info.statusCode, contentType: info.contentType)
+        do {
+            for try await chunk in response.body {
+                if body.count + chunk.readableBytes > plan.maximumResponseSize {
+                    throw WebImageError(.responseTooLarge,
+                        "The response passed the limit of \(plan.maximumResponseSize) bytes while streaming.",
+                        url: url, httpStatus: info.statusCode, contentType: info.contentType)
+                }
+                chunk.withUnsafeReadableBytes { body.append($0) }
+                observer.fetchDidReceive(received: body.count, expected: expected, snapshot: { body.snapshot() })
+            }
+            try Task.checkCancellation()
+            if let length, Int64(body.count) < length {
+                throw WebImageError(.connectionFailed,
+                    "The response ended after \(body.count) of \(length) bytes (truncated).",
+                    url: url, httpStatus: info.statusCode, contentType: info.contentType)
+            }
+        } catch {
+            if (error as? WebImageError)?.code != .responseTooLarge {
+                keepForResume(body, response: info, totalLength: length, resumed: resumed, plan: plan)
+            }
+            throw error
         }
         return FetchOutcome(data: body.finish(), response: info, notModified: false)
     }

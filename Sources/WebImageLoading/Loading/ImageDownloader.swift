@@ -58,7 +58,8 @@ public final class ImageDownloader: ImageLoading {
         queue = DownloadQueue(maxConcurrent: config.maxConcurrentDownloads,
                               maxPerHost: config.maxConcurrentDownloadsPerHost, order: config.executionOrder)
         queue.setRateLimit(config.rateLimit, clock: config.clock)
-        fetcher = HTTPFetcher(client: client, cookieJar: cookieJar, logger: config.logger)
+        fetcher = HTTPFetcher(client: client, cookieJar: cookieJar,
+                              resumables: ResumableDataStore(budget: config.resumableDataBudget), logger: config.logger)
         settings = Mutex(Settings(config: config, headers: [
             HTTPHeaderField(name: "Accept", value: "image/*,*/*;q=0.8"),
             HTTPHeaderField(name: "User-Agent", value: "WebImage/\(WebImageVersion.string) (Linux)"),

@@ -19,8 +19,11 @@ public struct DownloadMetrics: Sendable {
     public var firstByteAt: Date?
     /// When the download ended (body complete, failed or cancelled).
     public var endedAt: Date?
-    /// Body bytes received from the final response.
+    /// Body bytes of the final response, resumed bytes included.
     public var bytesReceived: Int64 = 0
+    /// Body bytes kept from an earlier attempt that was cut short, not sent again: the download
+    /// asked for the rest with `Range` / `If-Range` and the server answered 206.
+    public var resumedBytes: Int64 = 0
     /// The final HTTP status, when a response arrived.
     public var statusCode: Int?
     /// Redirects followed before the final response.

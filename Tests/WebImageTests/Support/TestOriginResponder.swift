@@ -23,6 +23,29 @@ enum TestOriginResponder {
             notModified.lastModified = route.lastModified
             return notModified
         }
+        return route.acceptsRanges ? ranged(route, for: request) : route
+    }
+
+    /// A ranges-capable route's answer to `request`: the whole body, or the rest from a
+    /// `Range: bytes=K-` whose `If-Range` still matches.
+    private static func ranged(_ route: TestOriginRoute, for request: TestOriginRequest) -> TestOriginRoute {
+        var route = route
+        route.headers.append(("Accept-Ranges", "bytes"))
+        guard route.status == 200, let range = request.header("Range"), range.hasPrefix("bytes="), range.hasSuffix("-"),
+              let start = Int(range.dropFirst(6).dropLast()) else { return route }
+        if let ifRange = request.header("If-Range"), ifRange != route.etag, ifRange != route.lastModified {
+            return route
+        }
+        let total = route.body.count
+        guard start < total else {
+            var unsatisfiable = TestOriginRoute.status(416)
+            unsatisfiable.headers = [("Content-Range", "bytes */\(total)")]
+            return unsatisfiable
+        }
+        route.status = 206
+        route.headers.append(("Content-Range", "bytes \(start)-\(total - 1)/\(total)"))
+        route.body = Array(route.body[start...])
+        route.contentLength = nil
         return route
     }
 

@@ -44,6 +44,9 @@ struct TestOriginRoute: Sendable {
     var basicAuth: (user: String, password: String)?
     /// Close the connection as soon as the request arrives, with no response at all.
     var closeWithoutResponse = false
+    /// Answers `Range: bytes=K-` (sends `Accept-Ranges: bytes`): a 206 with the rest of the body
+    /// when `If-Range` is absent or matches ``etag`` or ``lastModified``, a 416 past the end.
+    var acceptsRanges = false
     /// Sent as Content-Length instead of the real size: a lying header (ignored for chunked modes).
     var contentLength: Int?
 

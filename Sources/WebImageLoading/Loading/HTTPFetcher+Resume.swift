@@ -1,0 +1,69 @@
+import WebImageCodecs
+import AsyncHTTPClient
+import Foundation
+
+/// Resuming a body that ended part-way: the ranged request, the check of the server's answer and
+/// the bytes kept when a body is cut.
+extension HTTPFetcher {
+    /// What to do with the answer to a request for the rest of a stored body.
+    enum ResumeAnswer: Equatable {
+        /// A 206 for exactly the missing bytes: append them to the stored ones.
+        case append
+        /// A 416, or a 206 for other bytes or another representation: drop the stored bytes and
+        /// ask again without a range.
+        case startOver
+        /// Any other answer (a 200 because `If-Range` no longer matched): a whole body follows.
+        case wholeBody
+    }
+
+    /// The stored partial body `plan` can continue from, taken out of the store (used once).
+    func takeResumableBody(for plan: DownloadPlan) -> ResumableDataStore.Entry? {
+        guard plan.allowsResume else { return nil }
+        return resumables.take(for: plan.request.url)
+    }
+
+    /// Judges `response` to a ranged request that continues `entry`.
+    static func answer(_ response: HTTPClientResponse, resuming entry: ResumableDataStore.Entry) -> ResumeAnswer {
+        switch response.status.code {
+        case 206:
+            guard let range = response.headers.first(name: "Content-Range").flatMap(ContentRange.init),
+                  range.continues(entry) else { return .startOver }
+            // The server's ETag, when it sends one with a stored ETag, must be the same representation.
+            if entry.validator.hasPrefix("\""), let etag = response.headers.first(name: "ETag"), etag != entry.validator {
+                return .startOver
+            }
+            return .append
+        case 416:
+            return .startOver
+        default:
+            return .wholeBody
+        }
+    }
+
+    /// Keeps the bytes of a body cut short, when its response allows resuming it.
+    func keepForResume(_ body: ResponseBody, response: ImageResponseInfo, totalLength: Int64?,
+                       resumed: ResumableDataStore.Entry?, plan: DownloadPlan) {
+        guard plan.allowsResume, body.count > 0 else { return }
+        let bytes = body.snapshot().withUnsafeBytes { Data($0) }  // a copy: the block is not pinned
+        let entry = ResumableDataStore.Entry(data: bytes, response: response, totalLength: totalLength)
+            ?? resumed.flatMap { previous in
+                totalLength.map { Int64(bytes.count) >= $0 } == true ? nil
+                    : ResumableDataStore.Entry(data: bytes, validator: previous.validator, totalLength: totalLength)
+            }
+        guard let entry, resumables.store(entry, for: plan.request.url) else { return }
+        logger.debug("kept a partial body to resume", metadata: [
+            "url": "\(plan.request.url)", "bytes": "\(bytes.count)",
+        ])
+    }
+}
+
+extension DownloadPlan {
+    /// GET without conditional or range headers of its own: a stored partial body may be resumed.
+    var allowsResume: Bool {
+        guard request.method.uppercased() == "GET" else { return false }
+        return !request.headers.contains { field in
+            let name = field.name.lowercased()
+            return name == "range" || name == "if-range" || name == "if-none-match" || name == "if-modified-since"
+        }
+    }
+}
