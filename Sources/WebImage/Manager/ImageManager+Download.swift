@@ -8,8 +8,13 @@ extension ImageManager {
     func download(_ request: ImageManagerRequest, cached: ImageCacheQueryResult?) {
         let url = request.url
         let cachedImage = cached?.image
-        let refresh = cachedImage != nil && request.options.contains(.refreshCached)
-        let wanted = !request.options.contains(.fromCacheOnly) && (cachedImage == nil || refresh)
+        var decided = Revalidation.none
+        if let cached, cachedImage != nil, let verdict = revalidationOfHit(request, cached) {
+            guard verdict.isRevalidating else { return }  // delivered: fresh, or revalidated in the background
+            decided = verdict
+        }
+        let revalidation = decided
+        let wanted = !request.options.contains(.fromCacheOnly) && (cachedImage == nil || revalidation.isRevalidating)
         let allowed = wanted && (delegate?.imageManager(self, shouldDownloadImageFor: url) ?? true)
         guard allowed, request.loader.canRequest(url) else {
             if allowed, cachedImage == nil, Self.isHostlessWebURL(url) {
@@ -28,35 +33,36 @@ extension ImageManager {
         }
         var context = request.context
         var loaderOptions = request.options
-        if refresh, let cached {
-            request.operation.deliverIntermediate(request.result(image: cachedImage, data: cached.data,
-                                                                 cacheType: cached.cacheType,
-                                                                 byteCount: cached.data?.count ?? 0))
-            // No partial images after the full cached one (SDWebImage clears progressiveLoad too).
-            loaderOptions.remove(.progressiveLoad)
-            if context.validators == nil, let key = request.originalKey {
-                context.validators = request.originalCache.validators(forKey: key)
+        if revalidation.isRevalidating, let cached {
+            if case .refresh = revalidation {
+                request.operation.deliverIntermediate(request.result(image: cachedImage, data: cached.data,
+                                                                     cacheType: cached.cacheType,
+                                                                     byteCount: cached.data?.count ?? 0))
             }
+            // No partial images over a full cached one (SDWebImage clears progressiveLoad too).
+            loaderOptions.remove(.progressiveLoad)
+            if context.validators == nil { context.validators = revalidation.stored?.conditional }
         }
         let loaderRequest = request.with(context: context)
         let stage = request.operation.beginStage()
         let token = request.loader.requestImage(with: url, options: loaderOptions, context: context,
                                                 progress: request.progress) { [self] loaded in
-            loaderFinished(loaderRequest, loaded, refreshing: refresh)
+            loaderFinished(loaderRequest, loaded, revalidation: revalidation)
         }
         request.operation.setLoaderOperation(token, stage: stage)
     }
 
-    private func loaderFinished(_ request: ImageManagerRequest, _ loaded: ImageLoadResult, refreshing: Bool) {
+    private func loaderFinished(_ request: ImageManagerRequest, _ loaded: ImageLoadResult, revalidation: Revalidation) {
         let operation = request.operation
         guard !operation.isCancelled else { return }
+        let refreshing = revalidation.isRevalidating
         guard loaded.isFinished else {
             if !refreshing, let partial = loaded.image { deliverPartial(request, partial) }
             return
         }
         if let error = loaded.error {
             if refreshing, error.code == .cacheNotModified {
-                endUnchangedRefresh(request, validators: loaded.response?.validators)
+                endUnchangedRevalidation(request, revalidation, response: loaded.response)
                 return
             }
             if error.code != .cancelled, shouldBlock(request, error: error) {
@@ -72,7 +78,7 @@ extension ImageManager {
         }
         if request.options.contains(.retryFailed) { removeFailedURL(request.url) }
         if refreshing, let data = loaded.data {
-            finishRefresh(request, image: image, data: data, response: loaded.response)
+            finishRevalidation(request, revalidation, image: image, data: data, response: loaded.response)
         } else {
             finish(request, image: image, data: loaded.data, cacheType: .none, response: loaded.response)
         }

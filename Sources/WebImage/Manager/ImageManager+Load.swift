@@ -123,7 +123,8 @@ extension ImageManager {
     /// the full query would deliver, without its machinery.
     private func memoryHit(forKey key: String?, options: WebImageOptions, context: WebImageContext,
                            cache: any ImageCaching) -> Image? {
-        guard let key, options.isDisjoint(with: [.fromLoaderOnly, .refreshCached, .queryMemoryData]),
+        // With respectsHTTPFreshness a hit must be judged by its stored freshness first.
+        guard let key, options.isDisjoint(with: [.fromLoaderOnly, .refreshCached, .queryMemoryData, .respectsHTTPFreshness]),
               context.resolvedQueryCacheType.includesMemory else { return nil }
         return cache.memoryImage(forKey: key, options: options)
     }

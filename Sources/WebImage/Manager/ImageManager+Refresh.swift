@@ -3,26 +3,35 @@ import WebImageLoading
 import Dispatch
 import Foundation
 
-/// How a `refreshCached` revalidation ends: the cached copy is current (a 304, or the same bytes
-/// again from an origin that sends no validators), or the new image replaces it.
+/// How a revalidation ends (`refreshCached`, or `respectsHTTPFreshness` on a stale hit): the
+/// cached copy is current (a 304, or the same bytes again from an origin that sends no
+/// validators), or the new image replaces it.
 extension ImageManager {
-    /// The cached copy is current: keep it, note the response's new validators, say nothing more.
-    func endUnchangedRefresh(_ request: ImageManagerRequest, validators: HTTPValidators?) {
-        if let key = request.originalKey, let validators, !validators.isEmpty {
-            request.originalCache.setValidators(validators, forKey: key)
+    /// The cached copy is current: keep it and renew its validators and freshness from the
+    /// response. A refresh says nothing more (its hit was delivered); a revalidation before use
+    /// delivers the hit now.
+    func endUnchangedRevalidation(_ request: ImageManagerRequest, _ revalidation: Revalidation,
+                                  response: ImageResponseInfo?) {
+        if let key = request.originalKey, let renewed = renewedValidators(revalidation.stored, by: response) {
+            request.originalCache.setValidators(renewed, forKey: key)
         }
-        request.operation.endSilently()
+        if case .beforeUse(let hit, _) = revalidation {
+            deliverHit(request, hit)
+        } else {
+            request.operation.endSilently()
+        }
     }
 
     /// A revalidation answered 200. When the bytes equal the original's cached bytes (an origin
     /// without ETag or Last-Modified answers every request in full), nothing changed: no second
     /// callback and no store, as SDWebImage does. Otherwise the new image is finished as usual.
     /// The cached bytes are read off the loader's thread, on a global queue.
-    func finishRefresh(_ request: ImageManagerRequest, image: Image, data: Data, response: ImageResponseInfo?) {
+    func finishRevalidation(_ request: ImageManagerRequest, _ revalidation: Revalidation, image: Image, data: Data,
+                            response: ImageResponseInfo?) {
         DispatchQueue.global(qos: .userInitiated).async { [self] in
             guard !request.operation.isCancelled else { return }
             if let stored = storedOriginalData(request), stored == data {
-                endUnchangedRefresh(request, validators: response?.validators)
+                endUnchangedRevalidation(request, revalidation, response: response)
             } else {
                 finish(request, image: image, data: data, cacheType: .none, response: response)
             }

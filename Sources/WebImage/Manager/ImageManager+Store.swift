@@ -51,18 +51,22 @@ extension ImageManager {
     /// original, so only its bytes are stored; bytes read from a cache are not written back.
     private func storeOriginal(_ request: ImageManagerRequest, source: ImageManagerSource, group: DispatchGroup?) {
         var cacheType = request.originalStoreCacheType
-        if source.cacheType != .none { cacheType = cacheType.removingDisk }
+        if source.cacheType != .none || forbidsDiskStore(request, response: source.response) {
+            cacheType = cacheType.removingDisk
+        }
         let image = source.isThumbnail ? nil : source.image
         write(request, image: image, data: source.data, subject: source.image, key: request.originalKey,
-              cache: request.originalCache, cacheType: cacheType, validators: source.validators, group: group)
+              cache: request.originalCache, cacheType: cacheType, validators: validatorsToStore(from: source.response),
+              group: group)
     }
 
     /// The final store: the final image under the full key (default: memory and disk).
     private func storeFinal(_ request: ImageManagerRequest, source: ImageManagerSource, image: Image, data: Data?,
                             group: DispatchGroup?) {
-        let cacheType = request.storeCacheType
+        var cacheType = request.storeCacheType
+        if forbidsDiskStore(request, response: source.response) { cacheType = cacheType.removingDisk }
         // Only when the final key is the original's do the validators describe these bytes.
-        let validators = request.isDerived ? nil : source.validators
+        let validators = request.isDerived ? nil : validatorsToStore(from: source.response)
         write(request, image: image, data: data, subject: image, key: request.key, cache: request.cache,
               cacheType: cacheType, validators: validators, group: group)
     }
@@ -88,7 +92,7 @@ extension ImageManager {
     }
 }
 
-/// What a finished image came from: its bytes, where they were, and the response's validators.
+/// What a finished image came from: its bytes, where they were, and the response.
 struct ImageManagerSource: Sendable {
     let image: Image
     let data: Data?
@@ -98,6 +102,4 @@ struct ImageManagerSource: Sendable {
     /// True when the image was decoded as a thumbnail: it is not the original, and its bytes are not its own.
     var isThumbnail: Bool { image.isThumbnail }
 
-    /// The validators of a download, to revalidate the stored bytes later.
-    var validators: HTTPValidators? { response?.validators }
 }

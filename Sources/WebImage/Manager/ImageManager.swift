@@ -31,6 +31,7 @@ public final class ImageManager: Sendable {
         var cacheSerializer: ImageCacheSerializer?
         var optionsProcessor: ImageManagerOptionsProcessor?
         weak var delegate: (any ImageManagerDelegate)?
+        var currentDate: @Sendable () -> Date = { Date() }
     }
 
     private let settings = Mutex(Settings())
@@ -77,6 +78,14 @@ public final class ImageManager: Sendable {
     public var delegate: (any ImageManagerDelegate)? {
         get { settings.withLock { $0.delegate } }
         set { settings.withLock { $0.delegate = newValue } }
+    }
+
+    /// The wall clock HTTP freshness is judged by (``WebImageOptions/respectsHTTPFreshness``,
+    /// ``WebImageOptions/refreshCached``): when a response arrived and whether it is still fresh.
+    /// The system clock by default; tests set one they move by hand.
+    public var currentDate: @Sendable () -> Date {
+        get { settings.withLock { $0.currentDate } }
+        set { settings.withLock { $0.currentDate = newValue } }
     }
 
     // MARK: Cache keys

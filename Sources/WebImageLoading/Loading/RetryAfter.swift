@@ -16,28 +16,6 @@ enum RetryAfter {
     }
 }
 
-/// The three date forms HTTP allows (RFC 9110 §5.6.7), all in GMT.
-enum HTTPDate {
-    private static let formats = [
-        "EEE, dd MMM yyyy HH:mm:ss zzz",  // IMF-fixdate: Sun, 06 Nov 1994 08:49:37 GMT
-        "EEEE, dd-MMM-yy HH:mm:ss zzz",   // RFC 850: Sunday, 06-Nov-94 08:49:37 GMT
-        "EEE MMM d HH:mm:ss yyyy",        // asctime: Sun Nov  6 08:49:37 1994
-    ]
-
-    /// The date `value` names, or nil.
-    static func parse(_ value: String) -> Date? {
-        let collapsed = value.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")
-        for format in formats {
-            let formatter = DateFormatter()
-            formatter.locale = Locale(identifier: "en_US_POSIX")
-            formatter.timeZone = TimeZone(identifier: "GMT")
-            formatter.dateFormat = format
-            if let date = formatter.date(from: collapsed) { return date }
-        }
-        return nil
-    }
-}
-
 private extension Character {
     var isASCIIDigit: Bool { isASCII && isNumber }
 }

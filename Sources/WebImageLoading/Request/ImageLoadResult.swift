@@ -37,14 +37,24 @@ public struct HTTPValidators: Sendable, Hashable, Codable {
     /// The Last-Modified header, sent back verbatim as If-Modified-Since.
     public var lastModified: String?
 
-    /// Validators from a response's `ETag` and `Last-Modified` headers.
-    public init(etag: String? = nil, lastModified: String? = nil) {
+    /// How long the stored copy may be used without a request, kept beside the validators (read
+    /// with ``WebImageOptions/refreshCached`` and ``WebImageOptions/respectsHTTPFreshness``).
+    public var freshness: HTTPFreshness?
+
+    /// Validators from a response's `ETag` and `Last-Modified` headers, and its freshness.
+    public init(etag: String? = nil, lastModified: String? = nil, freshness: HTTPFreshness? = nil) {
         self.etag = etag
         self.lastModified = lastModified
+        self.freshness = freshness
     }
 
-    /// True when neither validator is known.
-    public var isEmpty: Bool { etag == nil && lastModified == nil }
+    /// True when nothing is known: no validator and no freshness.
+    public var isEmpty: Bool { etag == nil && lastModified == nil && freshness == nil }
+
+    /// The validators a conditional request sends (no freshness), or nil when there are none.
+    public var conditional: HTTPValidators? {
+        etag == nil && lastModified == nil ? nil : HTTPValidators(etag: etag, lastModified: lastModified)
+    }
 }
 
 /// One HTTP header line.

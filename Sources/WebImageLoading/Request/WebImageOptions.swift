@@ -65,6 +65,11 @@ public struct WebImageOptions: OptionSet, Sendable, Hashable {
     public static let avoidAutoCancelImage = WebImageOptions(rawValue: 1 << 24)
     /// View binding: call the completion after the transition finishes.
     public static let waitTransition = WebImageOptions(rawValue: 1 << 25)
+    /// Judge a cached image by its response's HTTP freshness (`Cache-Control`, `Expires`): a fresh
+    /// one is used as it is; a stale one is revalidated before use, or used at once and
+    /// revalidated in the background within `stale-while-revalidate`; a `no-store` response is not
+    /// written to disk. Without it the caches ignore HTTP headers, as SDWebImage's do.
+    public static let respectsHTTPFreshness = WebImageOptions(rawValue: 1 << 28)
 
     /// Every named option with its lowerCamelCase name, to read options given as text (settings files).
     public static let named: [(name: String, option: WebImageOptions)] = [
@@ -80,6 +85,7 @@ public struct WebImageOptions: OptionSet, Sendable, Hashable {
         ("decodeFirstFrameOnly", .decodeFirstFrameOnly), ("preloadAllFrames", .preloadAllFrames),
         ("waitStoreCache", .waitStoreCache), ("transformVectorImage", .transformVectorImage),
         ("avoidAutoCancelImage", .avoidAutoCancelImage), ("waitTransition", .waitTransition),
+        ("respectsHTTPFreshness", .respectsHTTPFreshness),
     ]
 
     /// The option with lowerCamelCase `name`, or nil.

@@ -29,6 +29,8 @@ struct LoadScript: Sendable {
     /// Sent as ETag / Last-Modified. A request whose context carries an equal validator is answered
     /// with ``WebImageError/Code/cacheNotModified`` (a 304), as an origin does.
     var validators = HTTPValidators()
+    /// More response headers (Cache-Control, Expires, Date, Age…), sent with 304s too.
+    var headers: [HTTPHeaderField] = []
     /// Byte counts at which the body pauses before the rest arrives (ascending, below the total).
     var chunks: [Int] = []
     var holds: Set<HoldPoint> = []
@@ -77,6 +79,13 @@ struct LoadScript: Sendable {
         return copy
     }
 
+    /// This script with response header `name: value` added.
+    func header(_ name: String, _ value: String) -> LoadScript {
+        var copy = self
+        copy.headers.append(HTTPHeaderField(name: name, value: value))
+        return copy
+    }
+
     /// True when a request carrying `validators` gets a 304 from this script.
     func answersNotModified(to request: HTTPValidators?) -> Bool {
         guard let request else { return false }
@@ -101,6 +110,7 @@ struct LoadScript: Sendable {
         if let contentType { headers.append(HTTPHeaderField(name: "Content-Type", value: contentType)) }
         if let etag = validators.etag { headers.append(HTTPHeaderField(name: "ETag", value: etag)) }
         if let date = validators.lastModified { headers.append(HTTPHeaderField(name: "Last-Modified", value: date)) }
+        headers += self.headers
         let status = statusCode ?? self.statusCode
         return ImageResponseInfo(url: url, statusCode: status, headers: headers,
                                  expectedContentLength: status == 304 ? nil : Int64(totalBytes))
