@@ -81,6 +81,21 @@ struct DownloadRetryTests {
         }
     }
 
+    @Test func aStalledBodyTimesOutAndTheRetrySucceeds() async throws {
+        let clock = TestClock()
+        var config = config(RetryStrategy(maxRetries: 1), clock: clock)
+        // The stall is the behaviour under test: the timeout ends the first attempt; the second
+        // attempt, whose body arrives at once, has the whole timeout to spare.
+        config.downloadTimeout = 1 * SanitizerRun.slowdown
+        try await withOriginAndDownloader(config) { origin, downloader in
+            failThenServe(origin, "/stall.img", [.data(picture, mode: .stallAfter(5))])
+            let result = await load(downloader, origin.url("/stall.img"), .testing(coder))
+            #expect(result?.image != nil, "\(String(describing: result?.error))")
+            #expect(origin.requestCount("/stall.img") == 2)
+            #expect(clock.requestedSleeps.count == 1)
+        }
+    }
+
     @Test func aFailureNoRetryCanFixIsNotRetried() async throws {
         let clock = TestClock()
         try await withOriginAndDownloader(config(RetryStrategy(maxRetries: 3), clock: clock)) { origin, downloader in
