@@ -45,4 +45,16 @@ struct CLIBenchTests {
             #expect(run.stderr.contains("expected disk"))
         }
     }
+
+    @Test func networkBenchResumesAndHoldsThePerHostLimit() async throws {
+        let run = try await CLIProcess.run(["bench-network", "--big-megabytes", "1", "--urls", "40", "--hosts", "2",
+                                            "--max-per-host", "2", "--rounds", "1", "--json"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let line = try run.object(0)
+        let resume = try #require(line["resume"] as? [String: Any])
+        #expect(resume["ok"] as? Bool == true)
+        #expect((resume["resumedBytes"] as? Int ?? 0) > 0, "the retry resumed: \(resume)")
+        let perHost = try #require(line["perHost"] as? [String: Any])
+        #expect(perHost["limitedPeakPerHost"] as? Int ?? 99 <= 2, "\(perHost)")
+    }
 }
