@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Testing
 @testable import WebImage
 @testable import WebImageCodecs
@@ -44,16 +43,9 @@ struct CLILoadFlagTests {
         defer { try? FileManager.default.removeItem(at: dir) }
         try await withTestOrigin { origin in
             let png = try CLIProcess.pngFixture()
-            let served = Mutex(0)
-            origin.setHandler("/busy.png") { _ in
-                let first = served.withLock { count -> Bool in
-                    count += 1
-                    return count == 1
-                }
-                var busy = TestOriginRoute.status(503)
-                busy.headers = [("Retry-After", "120")]
-                return first ? busy : .data(png, contentType: "image/png")
-            }
+            var busy = TestOriginRoute.status(503)
+            busy.headers = [("Retry-After", "120")]
+            origin.setRoutes("/busy.png", [busy, .data(png, contentType: "image/png")])
             let url = origin.url("/busy.png").absoluteString
             // The server asks for two minutes; the cap makes it no wait at all.
             let retried = try await CLIProcess.run(["get", url, "--cache-dir", dir.path, "--retry-max-delay", "0", "--json"])
@@ -100,26 +92,17 @@ struct CLILoadFlagTests {
         return paths
     }
 
-    @Test func getMaxConcurrentCapsDownloads() async throws {
+    /// `--max-concurrent` caps downloads in all, `--max-per-host` those to one host: with every URL
+    /// on one host, each caps the same way.
+    @Test(arguments: ["--max-concurrent", "--max-per-host"])
+    func getCapsDownloads(flag: String) async throws {
         let dir = try CLIProcess.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         try await withTestOrigin { origin in
             let gate = TestGate()
             let paths = try gatedRoutes(origin, count: 5, gate: gate)
             let command = ["get"] + paths.map { origin.url($0).absoluteString }
-                + ["--cache-dir", dir.path, "--max-concurrent", "2", "--json"]
-            try await expectConcurrencyCap(2, command: command, paths: paths, origin: origin, gate: gate)
-        }
-    }
-
-    @Test func getMaxPerHostCapsDownloadsToOneHost() async throws {
-        let dir = try CLIProcess.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
-        try await withTestOrigin { origin in
-            let gate = TestGate()
-            let paths = try gatedRoutes(origin, count: 5, gate: gate)
-            let command = ["get"] + paths.map { origin.url($0).absoluteString }
-                + ["--cache-dir", dir.path, "--max-per-host", "2", "--json"]
+                + ["--cache-dir", dir.path, flag, "2", "--json"]
             try await expectConcurrencyCap(2, command: command, paths: paths, origin: origin, gate: gate)
         }
     }

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Testing
 @testable import WebImage
 @testable import WebImageCodecs
@@ -39,18 +38,6 @@ struct DownloadResumeTests {
         return route
     }
 
-    /// Serves `routes` in turn; the last one from then on.
-    private func serve(_ origin: TestOrigin, _ path: String, _ routes: [TestOriginRoute]) {
-        let served = Mutex(0)
-        origin.setHandler(path) { _ in
-            let index = served.withLock { count -> Int in
-                defer { count += 1 }
-                return count
-            }
-            return routes[min(index, routes.count - 1)]
-        }
-    }
-
     private func load(_ downloader: ImageDownloader, _ url: URL) async throws -> (ImageLoadResult?, DownloadMetrics) {
         let recorder = LoadRecorder()
         let token = try #require(downloader.requestImage(with: url, options: [], context: .testing(coder), progress: nil,
@@ -61,7 +48,7 @@ struct DownloadResumeTests {
 
     @Test func aRetryAfterACutBodyAsksOnlyForTheRest() async throws {
         try await withOriginAndDownloader(config(retries: 1)) { origin, downloader in
-            serve(origin, "/cut.img", [cutRoute(), fullRoute()])
+            origin.setRoutes("/cut.img", [cutRoute(), fullRoute()])
             let (result, metrics) = try await load(downloader, origin.url("/cut.img"))
             #expect(result?.data == Data(picture), "the final bytes are the whole file")
             #expect(result?.image?.pixelSize == PixelSize(width: 64, height: 64))
@@ -107,7 +94,7 @@ struct DownloadResumeTests {
     @Test func aChangedRepresentationStartsOver() async throws {
         try await withOriginAndDownloader(config(retries: 1)) { origin, downloader in
             let changed = TestImageCoder.encode(width: 32, height: 16)
-            serve(origin, "/changed.img", [cutRoute(etag: "\"v1\""), fullRoute(changed, etag: "\"v2\"")])
+            origin.setRoutes("/changed.img", [cutRoute(etag: "\"v1\""), fullRoute(changed, etag: "\"v2\"")])
             let (result, metrics) = try await load(downloader, origin.url("/changed.img"))
             // If-Range no longer matches: the server sends the new image whole, nothing is spliced.
             #expect(result?.data == Data(changed))
@@ -128,7 +115,7 @@ struct DownloadResumeTests {
             unsatisfiable.headers = [("Content-Range", "bytes */\(picture.count)")]
             for (index, answer) in [wrongStart, otherTotal, otherETag, unsatisfiable].enumerated() {
                 let path = "/answer\(index).img"
-                serve(origin, path, [cutRoute(), answer, fullRoute()])
+                origin.setRoutes(path, [cutRoute(), answer, fullRoute()])
                 let (result, metrics) = try await load(downloader, origin.url(path))
                 #expect(result?.data == Data(picture), "answer \(index): never spliced")
                 let requests = origin.requests(path)
@@ -148,7 +135,7 @@ struct DownloadResumeTests {
             let noValidator = cutRoute(etag: nil, lastModified: nil)
             for (index, first) in [noRanges, weak, noValidator].enumerated() {
                 let path = "/plain\(index).img"
-                serve(origin, path, [first, fullRoute()])
+                origin.setRoutes(path, [first, fullRoute()])
                 let (result, _) = try await load(downloader, origin.url(path))
                 #expect(result?.data == Data(picture))
                 #expect(origin.requests(path).last?.header("Range") == nil, "case \(index)")

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Testing
 @testable import WebImage
 @testable import WebImageCodecs
@@ -22,15 +21,7 @@ struct DownloadRetryTests {
 
     /// Serves `failures` in turn, then the picture.
     private func failThenServe(_ origin: TestOrigin, _ path: String, _ failures: [TestOriginRoute]) {
-        let served = Mutex(0)
-        let picture = picture
-        origin.setHandler(path) { _ in
-            let index = served.withLock { count -> Int in
-                defer { count += 1 }
-                return count
-            }
-            return index < failures.count ? failures[index] : .data(picture)
-        }
+        origin.setRoutes(path, failures + [.data(picture)])
     }
 
     /// The final result of one load, failures included.

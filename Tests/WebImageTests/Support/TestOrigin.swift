@@ -100,6 +100,19 @@ final class TestOrigin: Sendable {
         state.update { $0.routes[path] = { _ in route } }
     }
 
+    /// Serves `routes` on `path` in turn, one per request, and the last one from then on.
+    func setRoutes(_ path: String, _ routes: [TestOriginRoute]) {
+        precondition(!routes.isEmpty, "at least one route")
+        let served = Mutex(0)
+        setHandler(path) { _ in
+            let index = served.withLock { count -> Int in
+                defer { count += 1 }
+                return count
+            }
+            return routes[min(index, routes.count - 1)]
+        }
+    }
+
     /// Serves whatever `handler` returns for each request on `path`.
     func setHandler(_ path: String, _ handler: @escaping @Sendable (TestOriginRequest) -> TestOriginRoute) {
         state.update { $0.routes[path] = handler }
