@@ -39,7 +39,20 @@ struct LoadOptions: ParsableArguments {
             help: "The longest wait before a retry in seconds, Retry-After included (default 30).")
     var retryMaxDelay: Double?
 
+    @Flag(name: .customLong("deny-private-addresses"),
+          help: "Refuse to connect to loopback, private, link-local, CGNAT, multicast and other non-public addresses, on the first request and every redirect (the safe-fetch guard, for servers that fetch URLs they are given); a refused URL fails with forbiddenAddress.")
+    var denyPrivateAddresses = false
+
+    @Option(name: .customLong("allow-network"),
+            help: "With --deny-private-addresses: a CIDR block that may be reached anyway, e.g. 10.20.0.0/16; repeatable.")
+    var allowedNetworks: [String] = []
+
+    @Option(name: .customLong("allow-host"),
+            help: "With --deny-private-addresses: a host name that may be reached whatever it resolves to; repeatable.")
+    var allowedHosts: [String] = []
+
     mutating func validate() throws {
+        _ = try addressPolicy()
         _ = try options()
         _ = try TransformSpec.transformer(for: transformSpecs)
         _ = try headers()
@@ -99,6 +112,28 @@ struct LoadOptions: ParsableArguments {
         }
     }
 
+    /// The safe-fetch guard's policy `--deny-private-addresses`, `--allow-network` and
+    /// `--allow-host` ask for (nil: off); a usage error for a malformed block or an allow-list
+    /// without the guard.
+    func addressPolicy() throws -> AddressPolicy? {
+        let networks = try allowedNetworks.map { cidr in
+            guard let network = IPNetwork(cidr) else {
+                throw ValidationError("Bad --allow-network '\(cidr)': expected an address or a CIDR block such as 10.20.0.0/16.")
+            }
+            return network
+        }
+        if let empty = allowedHosts.first(where: { $0.trimmingCharacters(in: .whitespaces).isEmpty }) {
+            throw ValidationError("Bad --allow-host '\(empty)': expected a host name.")
+        }
+        guard denyPrivateAddresses else {
+            if !networks.isEmpty || !allowedHosts.isEmpty {
+                throw ValidationError("--allow-network and --allow-host only apply with --deny-private-addresses.")
+            }
+            return nil
+        }
+        return AddressPolicy(allowedNetworks: networks, allowedHosts: Set(allowedHosts))
+    }
+
     /// The retries `--retries` and `--retry-max-delay` ask for (nil: none).
     var retryStrategy: RetryStrategy? {
         guard retries > 0 else { return nil }
@@ -118,6 +153,7 @@ struct LoadOptions: ParsableArguments {
         config.maxConcurrentDownloadsPerHost = maxPerHost
             ?? max(config.maxConcurrentDownloadsPerHost, maxConcurrentDownloads ?? 0)
         config.allowInvalidSSLCertificates = try options().contains(.allowInvalidSSLCertificates)
+        config.addressPolicy = try addressPolicy()
         let downloader = ImageDownloader(config: config)
         for header in try headers() { downloader.setHeader(header.value, for: header.name) }
         return downloader

@@ -49,7 +49,7 @@ struct RetryStrategyTests {
         #expect(RetryStrategy.isRetriable(WebImageError(.connectionFailed, "")))
         #expect(RetryStrategy.isRetriable(WebImageError(.timedOut, "")))
         for code in [WebImageError.Code.cancelled, .badImageData, .responseTooLarge, .tooManyRedirects, .tlsFailure,
-                     .invalidDownloadContentType, .invalidURL] {
+                     .invalidDownloadContentType, .invalidURL, .forbiddenAddress] {
             #expect(!RetryStrategy.isRetriable(WebImageError(code, "")), "\(code)")
         }
     }

@@ -41,6 +41,10 @@ public struct WebImageError: Error, Sendable, CustomStringConvertible {
         case connectionFailed = 2008
         /// A TLS handshake or certificate check failed.
         case tlsFailure = 2009
+        /// The safe-fetch guard (`DownloaderConfig.addressPolicy`) refused to connect: the host
+        /// is, or resolves to, a loopback, private, link-local or other non-public address. Never
+        /// blocks the URL and is never retried.
+        case forbiddenAddress = 2010
         /// A cache read or write failed (unwritable, vanished or full directory).
         case cacheFailure = 3000
         /// The image is not cached and the request may not load it (`fromCacheOnly`, or the
@@ -68,6 +72,7 @@ public struct WebImageError: Error, Sendable, CustomStringConvertible {
             case .timedOut: "timedOut"
             case .connectionFailed: "connectionFailed"
             case .tlsFailure: "tlsFailure"
+            case .forbiddenAddress: "forbiddenAddress"
             case .cacheFailure: "cacheFailure"
             case .notCached: "notCached"
             }

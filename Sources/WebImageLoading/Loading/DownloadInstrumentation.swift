@@ -54,6 +54,14 @@ enum DownloadInstrumentation {
             wait.components.seconds * 1_000_000_000 + wait.components.attoseconds / 1_000_000_000)
     }
 
+    /// The safe-fetch guard refused a connection to `host`:`port` because of `address`.
+    static func guardRefused(host: String, port: Int, address: IPAddress, range: RestrictedRange, logger: Logger) {
+        Counter(label: "webimage_download_guard_refusals_total", dimensions: [("range", range.kind.rawValue)]).increment()
+        logger.warning("safe-fetch guard refused a connection", metadata: [
+            "host": "\(host)", "port": "\(port)", "address": "\(address)", "range": "\(range)",
+        ])
+    }
+
     static func cancelled(url: URL, logger: Logger) {
         Counter(label: "webimage_downloads_cancelled_total").increment()
         logger.debug("download cancelled", metadata: ["url": "\(url.absoluteString)"])

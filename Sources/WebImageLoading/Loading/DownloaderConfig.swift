@@ -47,7 +47,8 @@ public struct DownloaderConfig: Sendable {
     public var maximumRedirects = 10
     /// Keep retrying a connection that could not be made (refused, unreachable) with backoff until
     /// the timeout, instead of failing at once. Off by default: a refused connection fails in
-    /// milliseconds with `connectionFailed`, as URLSession does.
+    /// milliseconds with `connectionFailed`, as URLSession does. Ignored while ``addressPolicy`` is
+    /// set, so that a refused connection fails at once (use ``retryStrategy`` instead).
     public var retriesFailedConnections = false
     /// How fast requests may start (a token bucket); nil (the default) starts them as soon as there
     /// is room. Changing it on a running downloader applies from the next start.
@@ -62,6 +63,18 @@ public struct DownloaderConfig: Sendable {
     public var retryStrategy: RetryStrategy?
     /// The clock retry waits and the rate limit are measured on. Tests pass a clock they advance by hand.
     public var clock: any Clock<Duration> = ContinuousClock()
+    /// The safe-fetch guard, for a server that fetches URLs it is given: with a policy, every
+    /// connection — the first request's and each redirect hop's — goes only to addresses the
+    /// policy allows, and a refused one fails with ``WebImageError/Code/forbiddenAddress`` (never
+    /// retried, never blocking the URL). Nil (the default) connects anywhere. A host name is
+    /// resolved once per connection by ``hostResolver``, every address of the answer is checked,
+    /// and the connection goes to a checked address, so a name server cannot switch it to another
+    /// one (DNS rebinding). ``RestrictedRange`` lists what is refused. Read when the downloader is
+    /// created.
+    public var addressPolicy: AddressPolicy?
+    /// How the safe-fetch guard resolves host names (used only with ``addressPolicy``); the
+    /// system resolver by default. Read when the downloader is created.
+    public var hostResolver: any HostResolving = SystemHostResolver()
     /// Applied to every request unless the context has its own.
     public var requestModifier: DownloadRequestModifier?
     /// Applied to every response unless the context has its own.

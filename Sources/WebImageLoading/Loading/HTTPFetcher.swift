@@ -4,6 +4,7 @@ import Foundation
 import Logging
 import NIOCore
 import NIOHTTP1
+import NIOSOCKS
 import Synchronization
 
 /// Runs one download's HTTP exchange on the shared client: redirects (handled here so that
@@ -17,11 +18,15 @@ final class HTTPFetcher: Sendable {
     let logger: Logger
     /// Bodies cut short, kept to resume.
     let resumables: ResumableDataStore
+    /// The safe-fetch guard's relay, when the client connects through it.
+    let relay: GuardRelay?
 
-    init(client: HTTPClient, cookieJar: CookieJar, resumables: ResumableDataStore, logger: Logger) {
+    init(client: HTTPClient, cookieJar: CookieJar, resumables: ResumableDataStore, relay: GuardRelay?,
+         logger: Logger) {
         self.client = client
         self.cookieJar = cookieJar
         self.resumables = resumables
+        self.relay = relay
         self.authOrigins = Mutex([])
         self.logger = logger
     }
@@ -40,7 +45,8 @@ final class HTTPFetcher: Sendable {
             let sendCredential = sameOrigin && (answeredChallenge
                 || authOrigins.withLock { $0.contains(firstOrigin) })
             let response = try await execute(
-                makeHTTPRequest(request, plan: plan, credential: sendCredential ? plan.credential : nil, resume: resume))
+                makeHTTPRequest(request, plan: plan, credential: sendCredential ? plan.credential : nil, resume: resume),
+                to: request.url)
             if plan.handleCookies {
                 cookieJar.store(response.headers["Set-Cookie"], from: request.url)
             }
@@ -82,8 +88,20 @@ final class HTTPFetcher: Sendable {
 
     /// Sends `http` on the shared client. A GET or HEAD that the pool handed a connection the
     /// server had just closed (a keep-alive race, or one a response overran) never reached the
-    /// server, so it is sent once more, on a fresh connection, as URLSession does.
-    private func execute(_ http: HTTPClientRequest) async throws -> HTTPClientResponse {
+    /// server, so it is sent once more, on a fresh connection, as URLSession does. A connection the
+    /// safe-fetch guard's relay did not make fails with the relay's reason for `url`'s host.
+    private func execute(_ http: HTTPClientRequest, to url: URL) async throws -> HTTPClientResponse {
+        do {
+            return try await executeOnce(http)
+        } catch let refused as SOCKSError.ConnectionFailed {
+            let failure = url.host.flatMap { host in
+                relay?.failure(host: host, port: url.port ?? (url.scheme?.lowercased() == "https" ? 443 : 80))
+            }
+            throw DownloadErrorMapping.relayFailure(refused.reply, failure: failure, hop: url, underlying: refused)
+        }
+    }
+
+    private func executeOnce(_ http: HTTPClientRequest) async throws -> HTTPClientResponse {
         do {
             return try await client.execute(http, deadline: .distantFuture, logger: logger)
         } catch ChannelError.ioOnClosedChannel where http.method == .GET || http.method == .HEAD {
