@@ -1,3 +1,4 @@
+import AsyncHTTPClient
 import Foundation
 import Testing
 @testable import WebImage
@@ -5,8 +6,8 @@ import Testing
 @testable import WebImageLoading
 
 /// The safe-fetch guard against the loopback origin, with a scripted resolver: names that are not
-/// in any real DNS (`*.test`) reach the origin only through the guard's relay, so a load that
-/// arrives proves the relay path, and one that is refused proves nothing was connected.
+/// in any real DNS (`*.test`) reach the origin only at the address the guard checked, so a load
+/// that arrives proves the pinned path, and one that is refused proves nothing was connected.
 @Suite("Download safe-fetch guard")
 struct DownloadGuardTests {
     let coder = TestImageCoder()
@@ -51,7 +52,7 @@ struct DownloadGuardTests {
                 >= refusals + 1)
     }
 
-    @Test func anAllowedNetworkLoadsThroughTheRelayResolvingOncePerConnection() async throws {
+    @Test func anAllowedNetworkLoadsFromTheCheckedAddressWithoutAnotherLookup() async throws {
         let resolver = ScriptedResolver()
         resolver.set("images.test", ["127.0.0.1"])
         let policy = AddressPolicy(allowedNetworks: [IPNetwork("127.0.0.0/8")!])
@@ -63,36 +64,59 @@ struct DownloadGuardTests {
             #expect(first?.data == Data(picture))
             let second = await load(downloader, url("images.test", origin, "/b.img"))
             #expect(second?.image != nil)
-            // The name never reached the system resolver: the client sent it to the relay, which asked
-            // the scripted one once, for the one pooled connection both requests used.
+            // The name never reached the system resolver: the scripted one answered once, and the
+            // request still names the host (Host header; SNI for HTTPS).
             #expect(origin.requests("/a.img").first?.header("Host") == "images.test:\(origin.port)")
             #expect(origin.stats.connectionsAccepted == 1)
             #expect(resolver.questions("images.test") == 1)
+            #expect(downloader.guarded?.pinnedCount == 1)
         }
     }
 
     /// A rebinding name server: the first answer is the (allowed) origin, every later one the
-    /// metadata endpoint. The connection goes where the checked answer said; only a new connection
-    /// asks again, and that answer is refused.
-    @Test func aRebindingAnswerCannotMoveACheckedConnection() async throws {
+    /// metadata endpoint. New connections keep going to the checked answer without asking again;
+    /// once the answer's lifetime has passed, the next lookup gets the metadata address: refused.
+    @Test func aRebindingAnswerCannotMoveCheckedConnections() async throws {
         let resolver = ScriptedResolver()
         resolver.set("rebind.test", ["127.0.0.1"], ["169.254.169.254"])
-        let policy = AddressPolicy(allowedNetworks: [IPNetwork("127.0.0.1/32")!])
-        try await withOriginAndDownloader(config(resolver, policy)) { origin, downloader in
+        let clock = TestClock(.manual)
+        var config = config(resolver, AddressPolicy(allowedNetworks: [IPNetwork("127.0.0.1/32")!]))
+        config.clock = clock
+        try await withOriginAndDownloader(config) { origin, downloader in
             var closing = TestOriginRoute.data(picture)
             closing.headers = [("Connection", "close")]
             origin.setRoute("/a.img", closing)
             let first = await load(downloader, url("rebind.test", origin, "/a.img"))
             #expect(first?.image != nil, "\(String(describing: first?.error))")
-            #expect(resolver.questions("rebind.test") == 1, "one lookup for the check and the connection")
-            #expect(origin.requestCount("/a.img") == 1)
-            // The origin closed that connection: the next load needs a new one, and a new lookup.
+            // The origin closed that connection: the next load makes a new one, to the same address.
             await origin.wait("the first connection to close") { $0.connectionTimes.first?.closed != nil }
             let second = await load(downloader, url("rebind.test", origin, "/a.img"))
-            #expect(second?.error?.code == .forbiddenAddress)
-            #expect(second?.error?.message.contains("169.254.169.254") == true)
+            #expect(second?.image != nil, "\(String(describing: second?.error))")
+            #expect(origin.stats.connectionsAccepted == 2)
+            #expect(resolver.questions("rebind.test") == 1, "no lookup for the second connection")
+            clock.advance(by: .seconds(31))
+            let third = await load(downloader, url("rebind.test", origin, "/a.img"))
+            #expect(third?.error?.code == .forbiddenAddress)
+            #expect(third?.error?.message.contains("169.254.169.254") == true)
             #expect(resolver.questions("rebind.test") == 2)
-            #expect(origin.requestCount("/a.img") == 1 && origin.stats.connectionsAccepted == 1)
+            #expect(origin.requestCount("/a.img") == 2 && origin.stats.connectionsAccepted == 2)
+        }
+    }
+
+    /// Every address of an answer is checked, so when the first cannot be reached the next one is
+    /// used, without another lookup.
+    @Test func aFailedConnectionMovesOnToTheNextCheckedAddress() async throws {
+        let resolver = ScriptedResolver()
+        // The origin listens on 127.0.0.1 only: 127.0.0.2 refuses the connection.
+        resolver.set("two.test", ["127.0.0.2", "127.0.0.1"])
+        let policy = AddressPolicy(allowedNetworks: [IPNetwork("127.0.0.0/8")!])
+        try await withOriginAndDownloader(config(resolver, policy)) { origin, downloader in
+            origin.setRoute("/a.img", .data(picture))
+            let first = await load(downloader, url("two.test", origin, "/a.img"))
+            #expect(first?.error?.code == .connectionFailed)
+            let second = await load(downloader, url("two.test", origin, "/a.img"))
+            #expect(second?.image != nil, "\(String(describing: second?.error))")
+            #expect(resolver.questions("two.test") == 1)
         }
     }
 
@@ -152,7 +176,6 @@ struct DownloadGuardTests {
         var config = config(resolver)
         config.retryStrategy = RetryStrategy(maxRetries: 3)
         config.clock = clock
-        config.retriesFailedConnections = true  // ignored under the guard: a refusal fails at once
         try await withOriginAndDownloader(config) { origin, downloader in
             let caches = ImageCacheHarness()
             defer { caches.remove() }
@@ -180,9 +203,9 @@ struct DownloadGuardTests {
         }
     }
 
-    /// TLS runs end to end through the relay: certificate checks still apply, and an insecure
-    /// request gets its image.
-    @Test func httpsGoesThroughTheRelayWithTLSEndToEnd() async throws {
+    /// TLS runs end to end: the pinned client still sends the name (SNI) and checks the certificate
+    /// against it, and an insecure request gets its image.
+    @Test func httpsToAPinnedNameKeepsTLSEndToEnd() async throws {
         let resolver = ScriptedResolver()
         resolver.set("localhost", ["127.0.0.1"])
         let policy = AddressPolicy(allowedNetworks: [IPNetwork("127.0.0.1/32")!])
@@ -202,33 +225,46 @@ struct DownloadGuardTests {
         }
     }
 
-    @Test func theRelayStopsWithTheDownloader() async throws {
+    @Test func pinnedClientsCloseWithTheDownloader() async throws {
         let resolver = ScriptedResolver()
-        let downloader = ImageDownloader(config: config(resolver))
-        let port = try #require(downloader.guardRelayPort)
-        let listening = try TCPProbe.connects(port: port)
-        #expect(listening)
-        try await downloader.shutdown()
-        let stillListening = try TCPProbe.connects(port: port)
-        #expect(!stillListening, "nothing listens once the downloader is shut down")
+        resolver.set("images.test", ["127.0.0.1"])
+        try await withTestOrigin { origin in
+            origin.setRoute("/a.img", .data(picture))
+            let downloader = ImageDownloader(config: config(resolver, AddressPolicy(allowedHosts: ["images.test"])))
+            let loaded = await load(downloader, url("images.test", origin, "/a.img"))
+            #expect(loaded?.image != nil)
+            #expect(downloader.guarded?.pinnedCount == 1)
+            try await downloader.shutdown()
+            #expect(downloader.guarded?.pinnedCount == 0)
+            let after = await load(downloader, url("images.test", origin, "/a.img"))
+            #expect(after?.error?.code == .invalidDownloadOperation)
+        }
     }
 
-    /// A guarded downloader whose relay cannot listen downloads nothing, and says why.
-    @Test func aRelayThatCannotStartFailsEveryDownloadWithAClearError() async throws {
+    /// At most `capacity` names stay pinned; the least recently used one goes first.
+    @Test func pinnedNamesAreBoundedLeastRecentlyUsedFirst() async throws {
         let resolver = ScriptedResolver()
-        let downloader = LoopbackListener.$simulatedFailure.withValue("socket: Too many open files") {
-            ImageDownloader(config: config(resolver))
+        for name in ["a.test", "b.test", "c.test"] { resolver.set(name, ["127.0.0.1"]) }
+        let client = HTTPClient(eventLoopGroupProvider: .shared(HTTPClient.defaultEventLoopGroup))
+        let clock = TestClock(.manual)
+        let guarded = GuardedClients(policy: AddressPolicy(allowedNetworks: [IPNetwork("127.0.0.1/32")!]),
+                                     resolver: resolver, configuration: HTTPClient.Configuration(), direct: client,
+                                     group: HTTPClient.defaultEventLoopGroup, clock: clock, capacity: 2,
+                                     logger: DownloaderConfig().logger)
+        for name in ["a.test", "b.test"] {
+            try await guarded.lease(for: URL(string: "http://\(name)/x")!).release()
+            clock.advance(by: .seconds(1))
         }
-        #expect(downloader.guardRelayPort == nil)
-        let target = URL(string: "http://images.test/a.img")!
-        let result = await load(downloader, target)
-        let error = try #require(result?.error)
-        #expect(error.code == .invalidDownloadOperation)
-        #expect(error.url == target)
-        #expect(error.message.contains("safe-fetch guard") && error.message.contains("Too many open files"),
-                "\(error.message)")
-        #expect(resolver.questions("images.test") == 0)
-        try await downloader.shutdown()
+        try await guarded.lease(for: URL(string: "http://a.test/x")!).release()  // b.test is now the oldest
+        clock.advance(by: .seconds(1))
+        try await guarded.lease(for: URL(string: "http://c.test/x")!).release()
+        #expect(guarded.pinnedCount == 2)
+        try await guarded.lease(for: URL(string: "http://a.test/x")!).release()
+        #expect(resolver.questions("a.test") == 1, "a.test stayed pinned")
+        try await guarded.lease(for: URL(string: "http://b.test/x")!).release()
+        #expect(resolver.questions("b.test") == 2, "b.test was evicted and resolved again")
+        await guarded.shutdown()
+        try await client.shutdown()
     }
 
     @Test func theSystemResolverAnswersAddressLiteralsAndTheHostsFile() async throws {
@@ -239,9 +275,9 @@ struct DownloadGuardTests {
         #expect(localhost.allSatisfy { RestrictedRange.containing($0)?.kind == .loopback })
     }
 
-    @Test func withTheGuardOffThereIsNoRelay() async throws {
+    @Test func withTheGuardOffRequestsGoStraightToTheClient() async throws {
         try await withOriginAndDownloader { origin, downloader in
-            #expect(downloader.guardRelayPort == nil)
+            #expect(downloader.guarded == nil)
             origin.setRoute("/a.img", .data(picture))
             let result = try await downloader.loadImage(origin.url("/a.img"), context: .testing(coder))
             #expect(result.image != nil)

@@ -5,8 +5,8 @@ import Foundation
 /// server's own network — loopback services, the cloud metadata endpoint at 169.254.169.254, a
 /// database on 10.0.0.5.
 ///
-/// Set it on ``DownloaderConfig/addressPolicy`` (off by default). Every address a connection could
-/// go to — on the first request and on every redirect hop — is checked against
+/// Set it on ``DownloaderConfig/addressPolicy`` (off by default). Every address a request could
+/// connect to — on the first request and on every redirect hop — is checked against
 /// ``RestrictedRange/containing(_:)``; a host that resolves to several addresses is refused if any
 /// of them is restricted, and a refusal fails the load with
 /// ``WebImageError/Code/forbiddenAddress`` (2010). The allow-list lets chosen networks or host
@@ -21,10 +21,17 @@ public struct AddressPolicy: Hashable, Sendable {
         didSet { allowedHosts = Set(allowedHosts.map(Self.normalizedHost)) }
     }
 
+    /// How long a host name's checked address is reused for new connections before the name is
+    /// resolved and checked again (default 30 s), measured on ``DownloaderConfig/clock``. Zero
+    /// resolves for every request.
+    public var addressLifetime: Duration
+
     /// A policy that refuses every restricted range except `allowedNetworks` and `allowedHosts`.
-    public init(allowedNetworks: [IPNetwork] = [], allowedHosts: Set<String> = []) {
+    public init(allowedNetworks: [IPNetwork] = [], allowedHosts: Set<String> = [],
+                addressLifetime: Duration = .seconds(30)) {
         self.allowedNetworks = allowedNetworks
         self.allowedHosts = Set(allowedHosts.map(Self.normalizedHost))
+        self.addressLifetime = addressLifetime
     }
 
     /// Refuse every restricted range, with nothing allowed.

@@ -2,7 +2,6 @@ import WebImageCodecs
 import AsyncHTTPClient
 import Foundation
 import NIOCore
-import NIOSOCKS
 
 /// Turns what the HTTP client and SwiftNIO throw into ``WebImageError`` with the URL attached.
 enum DownloadErrorMapping {
@@ -17,9 +16,6 @@ enum DownloadErrorMapping {
         }
         if let client = error as? HTTPClientError {
             return map(client, url: url, timeout: timeout)
-        }
-        if let refused = error as? SOCKSError.ConnectionFailed {
-            return relayFailure(refused.reply, failure: nil, hop: url, underlying: error)
         }
         if let channel = error as? ChannelError {
             switch channel {
@@ -53,7 +49,7 @@ enum DownloadErrorMapping {
 
     private static func map(_ error: HTTPClientError, url: URL, timeout: TimeInterval) -> WebImageError {
         switch error {
-        case .connectTimeout, .tlsHandshakeTimeout, .getConnectionFromPoolTimeout, .socksHandshakeTimeout:
+        case .connectTimeout, .tlsHandshakeTimeout, .getConnectionFromPoolTimeout:
             return timedOut(url, timeout, phase: "connecting", underlying: error)
         case .readTimeout:
             return timedOut(url, timeout, phase: "waiting for data", underlying: error)
@@ -74,37 +70,6 @@ enum DownloadErrorMapping {
                 return WebImageError(.invalidURL, "The URL's scheme is not HTTP(S).", url: url, underlying: error)
             }
             return WebImageError(.connectionFailed, "The download failed: \(error).", url: url, underlying: error)
-        }
-    }
-
-    /// The error for a connection the safe-fetch guard's relay did not make: `reply` is the SOCKS
-    /// answer the client got, `failure` what the relay recorded for the host and port of `hop`
-    /// (the request's URL, or the redirect's).
-    static func relayFailure(_ reply: SOCKSServerReply, failure: RelayFailure?, hop: URL,
-                             underlying: any Error) -> WebImageError {
-        let target = "\(hop.host ?? "?"):\(hop.port ?? (hop.scheme?.lowercased() == "https" ? 443 : 80))"
-        switch (reply, failure) {
-        case (.notAllowed, .forbidden(let address, let range, let answer)?):
-            let literal = IPAddress(hop.host ?? "") != nil
-            let found = literal ? "" : " resolved to \(answer.map(\.description).joined(separator: ", ")), and"
-            return WebImageError(.forbiddenAddress,
-                "The safe-fetch guard refused to connect to \(target) for \(hop.absoluteString):\(found) \(address) is "
-                + "in \(range), not a public address. If this server may reach it, add the network to "
-                + "AddressPolicy.allowedNetworks or the host to allowedHosts.", underlying: underlying)
-        case (.notAllowed, _):
-            return WebImageError(.forbiddenAddress,
-                "The safe-fetch guard refused to connect to \(target) for \(hop.absoluteString): not a public address.",
-                underlying: underlying)
-        case (_, .unresolvable(let reason)?):
-            return WebImageError(.connectionFailed,
-                "The host name \"\(hop.host ?? "")\" could not be resolved (DNS): \(reason).", underlying: underlying)
-        case (_, .unreachable(let reason)?):
-            return WebImageError(.connectionFailed, "The server could not be reached (\(target): \(reason)).",
-                                 underlying: underlying)
-        default:
-            return WebImageError(.connectionFailed,
-                "The server could not be reached (\(target): the guard's relay answered SOCKS reply \(reply.value)).",
-                underlying: underlying)
         }
     }
 

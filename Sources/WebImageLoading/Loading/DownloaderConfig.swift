@@ -47,8 +47,7 @@ public struct DownloaderConfig: Sendable {
     public var maximumRedirects = 10
     /// Keep retrying a connection that could not be made (refused, unreachable) with backoff until
     /// the timeout, instead of failing at once. Off by default: a refused connection fails in
-    /// milliseconds with `connectionFailed`, as URLSession does. Ignored while ``addressPolicy`` is
-    /// set, so that a refused connection fails at once (use ``retryStrategy`` instead).
+    /// milliseconds with `connectionFailed`, as URLSession does.
     public var retriesFailedConnections = false
     /// How fast requests may start (a token bucket); nil (the default) starts them as soon as there
     /// is room. Changing it on a running downloader applies from the next start.
@@ -67,10 +66,10 @@ public struct DownloaderConfig: Sendable {
     /// connection — the first request's and each redirect hop's — goes only to addresses the
     /// policy allows, and a refused one fails with ``WebImageError/Code/forbiddenAddress`` (never
     /// retried, never blocking the URL). Nil (the default) connects anywhere. A host name is
-    /// resolved once per connection by ``hostResolver``, every address of the answer is checked,
-    /// and the connection goes to a checked address, so a name server cannot switch it to another
-    /// one (DNS rebinding). ``RestrictedRange`` lists what is refused. Read when the downloader is
-    /// created.
+    /// resolved by ``hostResolver`` and every address of the answer is checked; connections then go
+    /// to a checked address, never through another lookup, so a name server cannot switch them to
+    /// another one (DNS rebinding). ``RestrictedRange`` lists what is refused. Read when the
+    /// downloader is created.
     public var addressPolicy: AddressPolicy?
     /// How the safe-fetch guard resolves host names (used only with ``addressPolicy``); the
     /// system resolver by default. Read when the downloader is created.

@@ -4,7 +4,6 @@ import Foundation
 import Logging
 import NIOCore
 import NIOHTTP1
-import NIOSOCKS
 import Synchronization
 
 /// Runs one download's HTTP exchange on the shared client: redirects (handled here so that
@@ -18,15 +17,15 @@ final class HTTPFetcher: Sendable {
     let logger: Logger
     /// Bodies cut short, kept to resume.
     let resumables: ResumableDataStore
-    /// The safe-fetch guard's relay, when the client connects through it.
-    let relay: GuardRelay?
+    /// The safe-fetch guard's clients, when it is on: every hop is checked and sent on one of them.
+    let guarded: GuardedClients?
 
-    init(client: HTTPClient, cookieJar: CookieJar, resumables: ResumableDataStore, relay: GuardRelay?,
+    init(client: HTTPClient, cookieJar: CookieJar, resumables: ResumableDataStore, guarded: GuardedClients?,
          logger: Logger) {
         self.client = client
         self.cookieJar = cookieJar
         self.resumables = resumables
-        self.relay = relay
+        self.guarded = guarded
         self.authOrigins = Mutex([])
         self.logger = logger
     }
@@ -44,9 +43,11 @@ final class HTTPFetcher: Sendable {
             let sameOrigin = Self.origin(of: request.url) == firstOrigin
             let sendCredential = sameOrigin && (answeredChallenge
                 || authOrigins.withLock { $0.contains(firstOrigin) })
+            let lease = try await guarded?.lease(for: request.url) ?? ClientLease(client: client)
+            defer { lease.release() }
             let response = try await execute(
                 makeHTTPRequest(request, plan: plan, credential: sendCredential ? plan.credential : nil, resume: resume),
-                to: request.url)
+                on: lease)
             if plan.handleCookies {
                 cookieJar.store(response.headers["Set-Cookie"], from: request.url)
             }
@@ -86,28 +87,22 @@ final class HTTPFetcher: Sendable {
         }
     }
 
-    /// Sends `http` on the shared client. A GET or HEAD that the pool handed a connection the
+    /// Sends `http` on the lease's client. A GET or HEAD that the pool handed a connection the
     /// server had just closed (a keep-alive race, or one a response overran) never reached the
-    /// server, so it is sent once more, on a fresh connection, as URLSession does. A connection the
-    /// safe-fetch guard's relay did not make fails with the relay's reason for `url`'s host.
-    private func execute(_ http: HTTPClientRequest, to url: URL) async throws -> HTTPClientResponse {
+    /// server, so it is sent once more, on a fresh connection, as URLSession does. A failure with no
+    /// response moves a guarded host on to its next checked address.
+    private func execute(_ http: HTTPClientRequest, on lease: ClientLease) async throws -> HTTPClientResponse {
         do {
-            return try await executeOnce(http)
-        } catch let refused as SOCKSError.ConnectionFailed {
-            let failure = url.host.flatMap { host in
-                relay?.failure(host: host, port: url.port ?? (url.scheme?.lowercased() == "https" ? 443 : 80))
+            do {
+                return try await lease.client.execute(http, deadline: .distantFuture, logger: logger)
+            } catch ChannelError.ioOnClosedChannel where http.method == .GET || http.method == .HEAD {
+                try Task.checkCancellation()
+                logger.debug("stale pooled connection; sending again", metadata: ["url": "\(http.url)"])
+                return try await lease.client.execute(http, deadline: .distantFuture, logger: logger)
             }
-            throw DownloadErrorMapping.relayFailure(refused.reply, failure: failure, hop: url, underlying: refused)
-        }
-    }
-
-    private func executeOnce(_ http: HTTPClientRequest) async throws -> HTTPClientResponse {
-        do {
-            return try await client.execute(http, deadline: .distantFuture, logger: logger)
-        } catch ChannelError.ioOnClosedChannel where http.method == .GET || http.method == .HEAD {
-            try Task.checkCancellation()
-            logger.debug("stale pooled connection; sending again", metadata: ["url": "\(http.url)"])
-            return try await client.execute(http, deadline: .distantFuture, logger: logger)
+        } catch {
+            if !Task.isCancelled { guarded?.connectionFailed(lease) }
+            throw error
         }
     }
 

@@ -9,8 +9,9 @@ import Darwin
 #endif
 
 /// Turns a host name into the addresses the safe-fetch guard checks and then connects to. The
-/// guard asks once per connection and connects only to an address from that answer, so a name
-/// server that answers differently the next time (DNS rebinding) cannot move a checked connection.
+/// guard connects only to an address from the answer it checked (for
+/// ``AddressPolicy/addressLifetime``), never through a second lookup, so a name server that answers
+/// differently the next time (DNS rebinding) cannot move a checked connection.
 ///
 /// The default is ``SystemHostResolver``; tests and servers with their own resolution inject
 /// another on ``DownloaderConfig/hostResolver``.
@@ -35,6 +36,8 @@ public struct SystemHostResolver: HostResolving {
     static func lookUp(_ host: String, port: Int) throws -> [IPAddress] {
         var hints = addrinfo()
         hints.ai_family = AF_UNSPEC
+        // Only families this machine has an address for, so the first answer is one it can reach.
+        hints.ai_flags = AI_ADDRCONFIG
         #if canImport(Darwin)
         hints.ai_socktype = SOCK_STREAM
         hints.ai_protocol = IPPROTO_TCP

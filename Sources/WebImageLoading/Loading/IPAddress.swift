@@ -92,7 +92,14 @@ public struct IPNetwork: Hashable, Sendable, CustomStringConvertible {
 
     /// Whether `candidate` lies in the block (an address of the other family never does).
     public func contains(_ candidate: IPAddress) -> Bool {
-        candidate.bytes.count == address.bytes.count && Self.masked(candidate.bytes, prefixLength) == address.bytes
+        guard candidate.bytes.count == address.bytes.count else { return false }
+        var remaining = prefixLength
+        for (ours, theirs) in zip(address.bytes, candidate.bytes) where remaining > 0 {
+            let mask = UInt8(0xFF) << (8 - min(remaining, 8))
+            if ours != theirs & mask { return false }
+            remaining -= 8
+        }
+        return true
     }
 
     /// `address/prefixLength`.

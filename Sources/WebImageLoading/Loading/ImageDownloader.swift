@@ -29,11 +29,8 @@ public final class ImageDownloader: ImageLoading {
     private let fetcher: HTTPFetcher
     private let settings: Mutex<Settings>
     private let handlerIDs = Atomic<UInt64>(0)
-    /// The safe-fetch guard's relay, when ``DownloaderConfig/addressPolicy`` is set.
-    private let relay: GuardRelay?
-    /// Why the guard is on but its relay is not running: every download fails with it, so a
-    /// guarded downloader never connects unchecked.
-    private let relayFailure: WebImageError?
+    /// The safe-fetch guard's clients, when ``DownloaderConfig/addressPolicy`` is set.
+    let guarded: GuardedClients?
 
     struct Settings {
         var config: DownloaderConfig
@@ -53,43 +50,29 @@ public final class ImageDownloader: ImageLoading {
             redirectConfiguration: .disallow,
             timeout: .init(connect: timeout, read: timeout),
             connectionPool: .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: perHost))
-        // A connection the guard refused must fail at once, not be tried again until the timeout.
         clientConfig.connectionPool.retryConnectionEstablishment = config.retriesFailedConnections
-            && config.addressPolicy == nil
         if config.allowInvalidSSLCertificates {
             clientConfig.tlsConfiguration = .makeClientConfiguration()
             clientConfig.tlsConfiguration?.certificateVerification = .none
         }
-        (relay, relayFailure) = Self.startRelay(config: config, timeout: timeout)
-        if let relay { clientConfig.proxy = .socksServer(host: "127.0.0.1", port: relay.port) }
-        client = HTTPClient(eventLoopGroupProvider: .shared(HTTPClient.defaultEventLoopGroup),
-                            configuration: clientConfig)
+        let client = HTTPClient(eventLoopGroupProvider: .shared(HTTPClient.defaultEventLoopGroup),
+                                configuration: clientConfig)
+        self.client = client
+        guarded = config.addressPolicy.map { policy in
+            GuardedClients(policy: policy, resolver: config.hostResolver, configuration: clientConfig,
+                           direct: client, group: HTTPClient.defaultEventLoopGroup, clock: config.clock,
+                           logger: config.logger)
+        }
         queue = DownloadQueue(maxConcurrent: config.maxConcurrentDownloads,
                               maxPerHost: config.maxConcurrentDownloadsPerHost, order: config.executionOrder)
         queue.setRateLimit(config.rateLimit, clock: config.clock)
         fetcher = HTTPFetcher(client: client, cookieJar: cookieJar,
-                              resumables: ResumableDataStore(budget: config.resumableDataBudget), relay: relay,
+                              resumables: ResumableDataStore(budget: config.resumableDataBudget), guarded: guarded,
                               logger: config.logger)
         settings = Mutex(Settings(config: config, headers: [
             HTTPHeaderField(name: "Accept", value: "image/*,*/*;q=0.8"),
             HTTPHeaderField(name: "User-Agent", value: "WebImage/\(WebImageVersion.string) (Linux)"),
         ]))
-    }
-
-    /// The guard's relay for `config`, or why it could not start (nil and nil when the guard is off).
-    private static func startRelay(config: DownloaderConfig, timeout: TimeAmount) -> (GuardRelay?, WebImageError?) {
-        guard let policy = config.addressPolicy else { return (nil, nil) }
-        do {
-            let relay = try GuardRelay.start(policy: policy, resolver: config.hostResolver,
-                                             group: HTTPClient.defaultEventLoopGroup, connectTimeout: timeout,
-                                             logger: config.logger)
-            return (relay, nil)
-        } catch {
-            config.logger.error("the safe-fetch guard's relay did not start", metadata: ["error": "\(error)"])
-            let reason = (error as? WebImageError)?.message ?? "\(error)"
-            return (nil, WebImageError(.invalidDownloadOperation,
-                "The safe-fetch guard is on but its relay did not start, so nothing is downloaded: \(reason)"))
-        }
     }
 
     /// The configuration. Changes apply to later downloads; ``DownloaderConfig/maxConcurrentDownloads``,
@@ -126,9 +109,6 @@ public final class ImageDownloader: ImageLoading {
         settings.withLock { $0.headers[header: name] }
     }
 
-    /// The port of the safe-fetch guard's relay on 127.0.0.1, when the guard is on.
-    var guardRelayPort: Int? { relay?.port }
-
     /// Downloads queued or running.
     public var currentDownloadCount: Int { queue.count }
 
@@ -146,8 +126,8 @@ public final class ImageDownloader: ImageLoading {
     /// Cancels every download; each caller gets ``WebImageError/Code/cancelled``.
     public func cancelAllDownloads() { queue.cancelAll() }
 
-    /// Cancels everything and shuts the HTTP client (and the safe-fetch guard's relay) down. Later requests fail with
-    /// ``WebImageError/Code/invalidDownloadOperation``.
+    /// Cancels everything and shuts the HTTP clients (the safe-fetch guard's too) down. Later
+    /// requests fail with ``WebImageError/Code/invalidDownloadOperation``.
     public func shutdown() async throws {
         let first = settings.withLock { settings -> Bool in
             defer { settings.isShutDown = true }
@@ -155,13 +135,8 @@ public final class ImageDownloader: ImageLoading {
         }
         guard first else { return }
         queue.cancelAll()
-        do {
-            try await client.shutdown()
-        } catch {
-            await relay?.shutdown()
-            throw error
-        }
-        await relay?.shutdown()
+        await guarded?.shutdown()
+        try await client.shutdown()
     }
 
     // MARK: - ImageLoading
@@ -212,13 +187,6 @@ public final class ImageDownloader: ImageLoading {
         let (config, headers, isShutDown) = settings.withLock { ($0.config, $0.headers, $0.isShutDown) }
         guard !isShutDown else {
             return .failure(WebImageError(.invalidDownloadOperation, "The downloader has been shut down.", url: url))
-        }
-        if var failure = relayFailure ?? relay?.startFailure.map({ reason in
-            WebImageError(.invalidDownloadOperation,
-                "The safe-fetch guard is on but its relay stopped, so nothing is downloaded: \(reason)")
-        }) {
-            failure.url = url
-            return .failure(failure)
         }
         var request = ImageDownloadRequest(url: url, headers: headers)
         if let validators = key.validators {
