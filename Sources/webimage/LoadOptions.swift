@@ -44,11 +44,13 @@ struct LoadOptions: ParsableArguments {
     var denyPrivateAddresses = false
 
     @Option(name: .customLong("allow-network"),
-            help: "With --deny-private-addresses: a CIDR block that may be reached anyway, e.g. 10.20.0.0/16; repeatable.")
+            help: ArgumentHelp("With --deny-private-addresses: a CIDR block that may be reached anyway, e.g. 10.20.0.0/16; repeatable.",
+                               valueName: "cidr"))
     var allowedNetworks: [String] = []
 
     @Option(name: .customLong("allow-host"),
-            help: "With --deny-private-addresses: a host name that may be reached whatever it resolves to; repeatable.")
+            help: ArgumentHelp("With --deny-private-addresses: a host name that may be reached whatever it resolves to; repeatable.",
+                               valueName: "host"))
     var allowedHosts: [String] = []
 
     mutating func validate() throws {
