@@ -5,11 +5,12 @@ import WebImage
 
 /// `webimage bench-network`: what the network features cost and save, on an in-process loopback
 /// origin. Resume: how much of a cut body is sent again. Per-host limit: each host's peak in
-/// flight and the throughput beside the same run without the limit, rounds interleaved.
+/// flight and the throughput beside the same run without the limit. Guard: the time per pooled
+/// load with the safe-fetch guard on beside off. Rounds interleaved.
 struct BenchNetworkCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench-network",
-        abstract: "Measure resumed downloads and the per-host limit against an in-process loopback origin."
+        abstract: "Measure resumed downloads, the per-host limit and the safe-fetch guard against an in-process loopback origin."
     )
 
     @Option(help: "Size of the large image in MB (resume).")
@@ -24,13 +25,15 @@ struct BenchNetworkCommand: AsyncParsableCommand {
     var maxPerHost = 2
     @Option(help: "Rounds of the per-host comparison (limited and unlimited interleaved).")
     var rounds = 5
+    @Option(help: "Rounds of the guard comparison (on and off interleaved), each of 100 sequential loads.")
+    var guardRounds = 20
     @Flag(help: "Print one JSON object instead of text.")
     var json = false
 
     func validate() throws {
         guard bigMegabytes >= 1, cut > 0, cut < 1 else { throw ValidationError("--big-megabytes ≥ 1 and 0 < --cut < 1.") }
-        guard urls >= 1, (1...254).contains(hosts), maxPerHost >= 1, rounds >= 1 else {
-            throw ValidationError("--urls, --max-per-host and --rounds must be ≥ 1, --hosts 1…254.")
+        guard urls >= 1, (1...254).contains(hosts), maxPerHost >= 1, rounds >= 1, guardRounds >= 1 else {
+            throw ValidationError("--urls, --max-per-host, --rounds and --guard-rounds must be ≥ 1, --hosts 1…254.")
         }
     }
 
@@ -40,15 +43,18 @@ struct BenchNetworkCommand: AsyncParsableCommand {
         let origin = try await NetBenchOrigin.start(hosts: hosts, small: small, big: big)
         let resume = try await measureResume(origin, size: big.count)
         let perHost = try await measurePerHost(origin)
+        let guarded = try await measureGuard(origin)
         await origin.stop()
         if json {
             var line = JSONLine()
             line.add("resume", raw: resume.json.text)
             line.add("perHost", raw: perHost.json.text)
+            line.add("guard", raw: guarded.json.text)
             print(line.text)
         } else {
             print(resume.text)
             print(perHost.text)
+            print(guarded.text)
         }
     }
 
@@ -88,6 +94,46 @@ struct BenchNetworkCommand: AsyncParsableCommand {
                 report.add(limited: limited, imagesPerSecond: Double(urls) / seconds, peak: peak)
             }
         }
+        return report
+    }
+
+    /// Sequential small-image loads on one pooled connection with the safe-fetch guard off and on
+    /// (a host name pinned to 127.0.0.1, allowed by the policy), rounds interleaved.
+    private func measureGuard(_ origin: NetBenchOrigin) async throws -> GuardReport {
+        var plain = DownloaderConfig()
+        plain.maxConcurrentDownloads = 1
+        var guarded = plain
+        guarded.addressPolicy = AddressPolicy(allowedNetworks: [IPNetwork("127.0.0.1/32")!])
+        guarded.hostResolver = FixedLoopbackResolver()
+        let off = ImageDownloader(config: plain), on = ImageDownloader(config: guarded)
+        let plainURL = { (n: Int) in origin.url(host: 1, "/img/guard-off-\(n)") }
+        let namedURL = { (n: Int) in URL(string: "http://images.bench:\(origin.port)/img/guard-on-\(n)")! }
+        var report = GuardReport()
+        var count = 0
+        func perLoad(_ downloader: ImageDownloader, _ url: (Int) -> URL) async throws -> Double {
+            let start = ContinuousClock.now
+            for _ in 0..<100 {
+                count += 1
+                guard try await downloader.loadImage(url(count)).image != nil else {
+                    throw ValidationError("a guard-bench load failed")
+                }
+            }
+            let elapsed = ContinuousClock.now - start
+            return (Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18) / 100
+        }
+        _ = try await perLoad(off, plainURL)  // warm-up: connections, pins
+        _ = try await perLoad(on, namedURL)
+        for round in 0..<guardRounds {
+            if round.isMultiple(of: 2) {
+                report.off.append(try await perLoad(off, plainURL))
+                report.on.append(try await perLoad(on, namedURL))
+            } else {
+                report.on.append(try await perLoad(on, namedURL))
+                report.off.append(try await perLoad(off, plainURL))
+            }
+        }
+        try await off.shutdown()
+        try await on.shutdown()
         return report
     }
 
@@ -213,6 +259,38 @@ struct PerHostReport {
         String(format: "per-host: %d URLs over %d hosts, global limit %d; --max-per-host %d: %.0f images/s, peak %d per host; without: %.0f images/s, peak %d per host; ratio %.2f (median of %d rounds)",
                urls, hosts, hosts * maxPerHost, maxPerHost, limitedRate, limitedPeak, unlimitedRate, unlimitedPeak,
                limitedRate / max(unlimitedRate, 1e-9), limited.count)
+    }
+}
+
+/// Resolves every name to 127.0.0.1: the guard bench's stand-in for a name server.
+struct FixedLoopbackResolver: HostResolving {
+    func addresses(of host: String, port: Int) async throws -> [IPAddress] { [IPAddress("127.0.0.1")!] }
+}
+
+/// Seconds per load with the guard off and on, one value per round.
+struct GuardReport {
+    var off: [Double] = []
+    var on: [Double] = []
+
+    private static func median(_ values: [Double]) -> Double {
+        let sorted = values.sorted()
+        return sorted.isEmpty ? 0 : sorted[sorted.count / 2]
+    }
+
+    var overhead: Double { Self.median(on) / max(Self.median(off), 1e-12) - 1 }
+
+    var json: JSONLine {
+        var line = JSONLine()
+        line.add("offMicrosecondsPerLoad", Self.median(off) * 1e6)
+        line.add("onMicrosecondsPerLoad", Self.median(on) * 1e6)
+        line.add("overhead", overhead)
+        line.add("rounds", off.count)
+        return line
+    }
+
+    var text: String {
+        String(format: "guard: sequential pooled small-image loads %.0f µs off, %.0f µs on (a pinned name): %+.1f%% (median of %d rounds of 100)",
+               Self.median(off) * 1e6, Self.median(on) * 1e6, overhead * 100, off.count)
     }
 }
 

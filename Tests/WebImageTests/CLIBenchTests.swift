@@ -48,7 +48,7 @@ struct CLIBenchTests {
 
     @Test func networkBenchResumesAndHoldsThePerHostLimit() async throws {
         let run = try await CLIProcess.run(["bench-network", "--big-megabytes", "1", "--urls", "40", "--hosts", "2",
-                                            "--max-per-host", "2", "--rounds", "1", "--json"])
+                                            "--max-per-host", "2", "--rounds", "1", "--guard-rounds", "1", "--json"])
         #expect(run.status == 0, "\(run.stderr)")
         let line = try run.object(0)
         let resume = try #require(line["resume"] as? [String: Any])
@@ -56,5 +56,7 @@ struct CLIBenchTests {
         #expect((resume["resumedBytes"] as? Int ?? 0) > 0, "the retry resumed: \(resume)")
         let perHost = try #require(line["perHost"] as? [String: Any])
         #expect(perHost["limitedPeakPerHost"] as? Int ?? 99 <= 2, "\(perHost)")
+        let guarded = try #require(line["guard"] as? [String: Any])
+        #expect((guarded["onMicrosecondsPerLoad"] as? Double ?? 0) > 0, "the guarded loads went through: \(guarded)")
     }
 }
