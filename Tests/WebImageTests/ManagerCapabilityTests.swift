@@ -30,6 +30,9 @@ struct ManagerCapabilityTests {
             #expect(caches.validators(forKey: url.absoluteString)?.etag == "\"v1\"")
 
             let refreshed = try await events(manager, url, options: .refreshCached)
+            // The loader logs its final result after the manager's completion returned, which may be
+            // after the load's events ended.
+            await h.loader.waitForFinal(url, count: 2)
             // The cached image, then nothing: the 304 ends the load without a second result.
             #expect(refreshed.count == 1)
             #expect(refreshed.first?.cacheType == .memory)

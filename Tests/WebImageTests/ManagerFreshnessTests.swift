@@ -66,6 +66,8 @@ struct ManagerFreshnessTests {
             #expect(unchanged.first?.image?.pixelSize == PixelSize(width: 10, height: 10))
             #expect(unchanged.first?.cacheType == .memory)
             #expect(h.loader.requestCount(url) == 2)
+            // The loader logs its final after the manager's completion returned.
+            await h.loader.waitForFinal(url, count: 2)
             #expect(h.loader.finals(for: url).last?.error?.code == .cacheNotModified)
 
             h.serve("/avatar.png", LoadScript.png(20, 20).validated(etag: "\"v2\"").header("Cache-Control", "max-age=2"))
@@ -111,6 +113,7 @@ struct ManagerFreshnessTests {
                 let results = await load(h, url, .respectsHTTPFreshness)
                 #expect(results.count == 1, "\(control)")
                 #expect(h.loader.requestCount(url) == 2, "\(control): revalidated before use")
+                await h.loader.waitForFinal(url, count: 2)
                 #expect(h.loader.finals(for: url).last?.error?.code == .cacheNotModified, "\(control)")
             }
         }

@@ -64,6 +64,8 @@ struct ManagerRefreshTests {
             }
             #expect(images.count == 1 && images.first?.cacheType == .disk)
             #expect(h.loader.requests(for: url).last?.validators?.lastModified == date)
+            // The loader logs its final after the manager's completion returned.
+            await h.loader.waitForFinal(url, count: 2)
             #expect(h.loader.finals(for: url).last?.error?.code == .cacheNotModified)
         }
     }
