@@ -20,6 +20,8 @@ final class DownloadQueue: Sendable {
         var pacer: (any StartPacer)?
         /// True while a wake-up for the next token is scheduled.
         var awaitingToken = false
+        /// That wake-up, cancelled when the queue is cancelled or the limit changes.
+        var wake: Task<Void, Never>?
     }
 
     private let state: Mutex<State>
@@ -81,11 +83,12 @@ final class DownloadQueue: Sendable {
     /// Pumps again once the next token is due.
     private func scheduleWake(_ pacer: any StartPacer, after wait: Duration) {
         DownloadInstrumentation.rateLimited(wait: wait)
-        Task { [self] in
+        let wake = Task { [self] in
             try? await pacer.sleep(for: wait)
             state.withLock { $0.awaitingToken = false }
             pump()
         }
+        state.withLock { $0.wake = wake }
     }
 
     /// The pending download to run next: highest priority, then oldest (FIFO) or newest (LIFO),
@@ -128,12 +131,15 @@ final class DownloadQueue: Sendable {
 
     /// Cancels every download, queued or running.
     func cancelAll() {
-        let all = state.withLock { state -> [DownloadOperation] in
+        let (all, wake) = state.withLock { state -> ([DownloadOperation], Task<Void, Never>?) in
             let all = Array(state.operations.values)
             state.operations.removeAll()
             state.pending.removeAll()
-            return all
+            defer { state.wake = nil }
+            return (all, state.wake)
         }
+        // A wake-up for a token has nothing left to start.
+        wake?.cancel()
         for operation in all { operation.cancelAll() }
     }
 
@@ -159,10 +165,13 @@ final class DownloadQueue: Sendable {
     /// The start rate limit (nil: none), paced on `clock`. Applies from the next start.
     func setRateLimit(_ limit: RequestRateLimit?, clock: any Clock<Duration>) {
         let pacer = limit.map { makeStartPacer(limit: $0, clock: clock) }
-        state.withLock { state in
+        let oldWake = state.withLock { state -> Task<Void, Never>? in
             state.pacer = pacer
             state.awaitingToken = false
+            defer { state.wake = nil }
+            return state.wake
         }
+        oldWake?.cancel()
         pump()
     }
 
