@@ -122,29 +122,7 @@ struct ManagerCapabilityTests {
 
 /// A cache that implements only SDWebImage's protocol (no memory fast path, no stored bytes or
 /// validators), forwarding to an `ImageCache`.
-private final class MinimalCache: ImageCaching {
+private final class MinimalCache: ForwardingCache {
     let inner: ImageCache
     init(inner: ImageCache) { self.inner = inner }
-
-    func queryImage(forKey key: String?, options: WebImageOptions, context: WebImageContext,
-                    cacheType: ImageCacheType,
-                    completion: @escaping @Sendable (ImageCacheQueryResult) -> Void) -> (any ImageCacheOperation)? {
-        inner.queryImage(forKey: key, options: options, context: context, cacheType: cacheType, completion: completion)
-    }
-    func storeImage(_ image: Image?, data: Data?, forKey key: String?, options: WebImageOptions,
-                    context: WebImageContext, cacheType: ImageCacheType,
-                    completion: (@Sendable (WebImageError?) -> Void)?) {
-        inner.storeImage(image, data: data, forKey: key, options: options, context: context,
-                         cacheType: cacheType, completion: completion)
-    }
-    func removeImage(forKey key: String?, cacheType: ImageCacheType, completion: (@Sendable () -> Void)?) {
-        inner.removeImage(forKey: key, cacheType: cacheType, completion: completion)
-    }
-    func containsImage(forKey key: String?, cacheType: ImageCacheType,
-                       completion: @escaping @Sendable (ImageCacheType) -> Void) {
-        inner.containsImage(forKey: key, cacheType: cacheType, completion: completion)
-    }
-    func clear(cacheType: ImageCacheType, completion: (@Sendable () -> Void)?) {
-        inner.clear(cacheType: cacheType, completion: completion)
-    }
 }

@@ -10,7 +10,7 @@ import Testing
 @Suite("Image manager: waitStoreCache waits for the validators")
 struct ManagerValidatorStoreTests {
     /// An `ImageCache` whose validator writes are held until the test releases them.
-    final class HeldValidatorsCache: ImageCaching {
+    final class HeldValidatorsCache: ForwardingCache {
         let inner: ImageCache
         private let held = Mutex<[@Sendable () -> Void]>([])
         private let arrived = Mutex<CheckedContinuation<Void, Never>?>(nil)
@@ -37,27 +37,6 @@ struct ManagerValidatorStoreTests {
             arrived.withLock { waiter in defer { waiter = nil }; return waiter }?.resume()
         }
         func validators(forKey key: String) -> HTTPValidators? { inner.validators(forKey: key) }
-        func queryImage(forKey key: String?, options: WebImageOptions, context: WebImageContext,
-                        cacheType: ImageCacheType,
-                        completion: @escaping @Sendable (ImageCacheQueryResult) -> Void) -> (any ImageCacheOperation)? {
-            inner.queryImage(forKey: key, options: options, context: context, cacheType: cacheType, completion: completion)
-        }
-        func storeImage(_ image: Image?, data: Data?, forKey key: String?, options: WebImageOptions,
-                        context: WebImageContext, cacheType: ImageCacheType,
-                        completion: (@Sendable (WebImageError?) -> Void)?) {
-            inner.storeImage(image, data: data, forKey: key, options: options, context: context,
-                             cacheType: cacheType, completion: completion)
-        }
-        func removeImage(forKey key: String?, cacheType: ImageCacheType, completion: (@Sendable () -> Void)?) {
-            inner.removeImage(forKey: key, cacheType: cacheType, completion: completion)
-        }
-        func containsImage(forKey key: String?, cacheType: ImageCacheType,
-                           completion: @escaping @Sendable (ImageCacheType) -> Void) {
-            inner.containsImage(forKey: key, cacheType: cacheType, completion: completion)
-        }
-        func clear(cacheType: ImageCacheType, completion: (@Sendable () -> Void)?) {
-            inner.clear(cacheType: cacheType, completion: completion)
-        }
     }
 
     @Test func theLoadCompletesOnlyAfterItsValidatorsAreWritten() async throws {

@@ -84,7 +84,7 @@ public final class CookieJar: Sendable {
                 maxAgeSeen = true
                 cookie.expires = now.addingTimeInterval(TimeInterval(seconds))
             case "expires" where !maxAgeSeen:
-                if let date = httpDate(value) { cookie.expires = date }
+                if let date = HTTPDate.parse(value) { cookie.expires = date }
             default: continue
             }
         }
@@ -103,16 +103,5 @@ public final class CookieJar: Sendable {
     private static func defaultPath(_ path: String) -> String {
         guard path.hasPrefix("/"), let slash = path.lastIndex(of: "/"), slash != path.startIndex else { return "/" }
         return String(path[..<slash])
-    }
-
-    private static func httpDate(_ text: String) -> Date? {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        for format in ["EEE, dd MMM yyyy HH:mm:ss zzz", "EEEE, dd-MMM-yy HH:mm:ss zzz", "EEE, dd-MMM-yyyy HH:mm:ss zzz"] {
-            formatter.dateFormat = format
-            if let date = formatter.date(from: text) { return date }
-        }
-        return nil
     }
 }

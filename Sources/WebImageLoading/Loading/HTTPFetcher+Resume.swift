@@ -40,17 +40,17 @@ extension HTTPFetcher {
         }
     }
 
-    /// Keeps the bytes of a body cut short, when its response allows resuming it.
+    /// Keeps the bytes of a body cut short, when its response allows resuming it (a resumed body
+    /// keeps the stored validator when its 206 names none). The bytes are copied only then, so the
+    /// block is not pinned and a body that cannot be resumed costs nothing.
     func keepForResume(_ body: ResponseBody, response: ImageResponseInfo, totalLength: Int64?,
                        resumed: ResumableDataStore.Entry?, plan: DownloadPlan) {
-        guard plan.allowsResume, body.count > 0 else { return }
-        let bytes = body.snapshot().withUnsafeBytes { Data($0) }  // a copy: the block is not pinned
-        let entry = ResumableDataStore.Entry(data: bytes, response: response, totalLength: totalLength)
-            ?? resumed.flatMap { previous in
-                totalLength.map { Int64(bytes.count) >= $0 } == true ? nil
-                    : ResumableDataStore.Entry(data: bytes, validator: previous.validator, totalLength: totalLength)
-            }
-        guard let entry, resumables.store(entry, for: plan.request.url) else { return }
+        guard plan.allowsResume, body.count > 0, body.count <= resumables.budget,
+              totalLength.map({ Int64(body.count) < $0 }) ?? true,
+              let validator = ResumableDataStore.Entry.validator(of: response) ?? resumed?.validator else { return }
+        let bytes = body.snapshot().withUnsafeBytes { Data($0) }
+        let entry = ResumableDataStore.Entry(data: bytes, validator: validator, totalLength: totalLength)
+        guard resumables.store(entry, for: plan.request.url) else { return }
         logger.debug("kept a partial body to resume", metadata: [
             "url": "\(plan.request.url)", "bytes": "\(bytes.count)",
         ])

@@ -65,20 +65,25 @@ final class ResumableDataStore: Sendable {
 
 extension ResumableDataStore.Entry {
     /// The entry for `data`, the first bytes of the body of `response`, or nil when the response
-    /// cannot be resumed: not 200 or 206, no `Accept-Ranges: bytes` on a 200, no strong ETag and
-    /// no Last-Modified, or nothing received.
+    /// cannot be resumed (see ``validator(of:)``) or nothing, or everything, was received.
     init?(data: Data, response: ImageResponseInfo, totalLength: Int64?) {
-        guard !data.isEmpty, response.statusCode == 200 || response.statusCode == 206 else { return nil }
-        let header = { (name: String) in response.headers.first { $0.name.lowercased() == name }?.value }
+        guard !data.isEmpty, let validator = Self.validator(of: response) else { return nil }
+        if let totalLength, Int64(data.count) >= totalLength { return nil }
+        self.init(data: data, validator: validator, totalLength: totalLength)
+    }
+
+    /// The `If-Range` value that resumes `response`'s body: its strong ETag, else its
+    /// Last-Modified. Nil when it cannot be resumed: not 200 or 206, no `Accept-Ranges: bytes` on
+    /// a 200, or neither validator.
+    static func validator(of response: ImageResponseInfo) -> String? {
+        guard response.statusCode == 200 || response.statusCode == 206 else { return nil }
         if response.statusCode == 200 {
-            let ranges = header("accept-ranges")?.lowercased().split(separator: ",")
+            let ranges = response.headers[header: "Accept-Ranges"]?.lowercased().split(separator: ",")
                 .map { $0.trimmingCharacters(in: .whitespaces) } ?? []
             guard ranges.contains("bytes") else { return nil }
         }
-        let etag = header("etag").flatMap { $0.hasPrefix("W/") ? nil : $0 }
-        guard let validator = etag ?? header("last-modified") else { return nil }
-        if let totalLength, Int64(data.count) >= totalLength { return nil }
-        self.init(data: data, validator: validator, totalLength: totalLength)
+        let etag = response.headers[header: "ETag"].flatMap { $0.hasPrefix("W/") ? nil : $0 }
+        return etag ?? response.headers[header: "Last-Modified"]
     }
 }
 
