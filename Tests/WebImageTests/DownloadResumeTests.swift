@@ -63,6 +63,26 @@ struct DownloadResumeTests {
         }
     }
 
+    /// A body cut after megabytes: when the origin closes, the bytes still in flight reach the
+    /// client in one burst, past anything the download asked for. Every one of them is kept, so
+    /// the retry asks for exactly the bytes the origin never sent.
+    @Test func aBodyCutAfterMegabytesKeepsEveryByteTheConnectionDelivered() async throws {
+        let large = TestImageCoder.encode(width: 1024, height: 1024)
+        let largeCut = large.count * 9 / 10
+        try await withOriginAndDownloader(config(retries: 1)) { origin, downloader in
+            var cutLarge = TestOriginRoute.data(large, mode: .closeAfter(largeCut))
+            cutLarge.contentLength = large.count
+            cutLarge.acceptsRanges = true
+            cutLarge.etag = "\"v1\""
+            origin.setRoutes("/large.img", [cutLarge, fullRoute(large)])
+            let (result, metrics) = try await load(downloader, origin.url("/large.img"))
+            #expect(result?.data == Data(large))
+            #expect(origin.requests("/large.img").last?.header("Range") == "bytes=\(largeCut)-")
+            #expect(metrics.resumedBytes == Int64(largeCut))
+            #expect(metrics.retryCount == 1)
+        }
+    }
+
     @Test func aCancelledDownloadIsResumedByTheNextLoad() async throws {
         let messages = RecordingLogHandler.Messages()
         try await withOriginAndDownloader(config(retries: 0, messages: messages)) { origin, downloader in

@@ -70,10 +70,9 @@ struct DownloadTimeoutTests {
 
     @Test func slowTrickleWithinTheTimeoutSucceeds() async throws {
         // 40 ms gaps, each far inside the idle timeout: slow, but always progressing. The timeout is
-        // the idle time between reads as the HTTP client sees it, and the client reads only when the
-        // downloader asks for more, so it must also outlast the longest pause a run of the whole
-        // suite imposes on the downloader's task on the cooperative pool: 30 s (ten times that
-        // under a sanitizer).
+        // the idle time between reads as the HTTP client sees it; the body is collected on the
+        // event loop, so a busy cooperative pool does not delay reads, but the 30 s (ten times that
+        // under a sanitizer) keeps the test clear of any pause a loaded run could cause.
         var config = Self.config()
         config.downloadTimeout = 30 * SanitizerRun.slowdown
         try await withOriginAndDownloader(config) { origin, downloader in

@@ -1,6 +1,7 @@
 import WebImageCodecs
 import AsyncHTTPClient
 import Foundation
+import NIOHTTP1
 
 /// Resuming a body that ended part-way: the ranged request, the check of the server's answer and
 /// the bytes kept when a body is cut.
@@ -23,7 +24,7 @@ extension HTTPFetcher {
     }
 
     /// Judges `response` to a ranged request that continues `entry`.
-    static func answer(_ response: HTTPClientResponse, resuming entry: ResumableDataStore.Entry) -> ResumeAnswer {
+    static func answer(_ response: HTTPResponseHead, resuming entry: ResumableDataStore.Entry) -> ResumeAnswer {
         switch response.status.code {
         case 206:
             guard let range = response.headers.first(name: "Content-Range").flatMap(ContentRange.init),

@@ -45,15 +45,16 @@ final class HTTPFetcher: Sendable {
                 || authOrigins.withLock { $0.contains(firstOrigin) })
             let lease = try await guarded?.lease(for: request.url) ?? ClientLease(client: client)
             defer { lease.release() }
-            let response = try await execute(
+            let (exchange, response) = try await execute(
                 makeHTTPRequest(request, plan: plan, credential: sendCredential ? plan.credential : nil, resume: resume),
-                on: lease)
+                on: lease, limit: plan.maximumResponseSize)
+            defer { exchange.end() }
             if plan.handleCookies {
                 cookieJar.store(response.headers["Set-Cookie"], from: request.url)
             }
             let status = Int(response.status.code)
             if [301, 302, 303, 307, 308].contains(status), let location = response.headers.first(name: "Location") {
-                await Self.drain(response.body)
+                await exchange.discard()
                 redirects += 1
                 request = try redirected(request, to: location, status: status, count: redirects,
                                          limit: plan.maximumRedirects, visited: &visited)
@@ -63,7 +64,7 @@ final class HTTPFetcher: Sendable {
             if status == 401, sameOrigin, !answeredChallenge, plan.credential != nil,
                request.headers[header: "Authorization"] == nil,
                response.headers["WWW-Authenticate"].contains(where: { $0.lowercased().hasPrefix("basic") }) {
-                await Self.drain(response.body)
+                await exchange.discard()
                 authOrigins.withLock { _ = $0.insert(firstOrigin) }
                 answeredChallenge = true
                 continue
@@ -73,7 +74,7 @@ final class HTTPFetcher: Sendable {
                 case .append:
                     break
                 case .startOver:
-                    await Self.drain(response.body)
+                    await exchange.discard()
                     logger.debug("the stored partial body does not fit the answer; starting over",
                                  metadata: ["url": "\(request.url)", "status": "\(status)"])
                     resume = nil
@@ -82,23 +83,25 @@ final class HTTPFetcher: Sendable {
                     resume = nil
                 }
             }
-            return try await receive(response, url: request.url, plan: plan, redirects: redirects, resumed: resume,
-                                     observer: observer)
+            return try await receive(response, of: exchange, url: request.url, plan: plan, redirects: redirects,
+                                     resumed: resume, observer: observer)
         }
     }
 
-    /// Sends `http` on the lease's client. A GET or HEAD that the pool handed a connection the
-    /// server had just closed (a keep-alive race, or one a response overran) never reached the
-    /// server, so it is sent once more, on a fresh connection, as URLSession does. A failure with no
-    /// response moves a guarded host on to its next checked address.
-    private func execute(_ http: HTTPClientRequest, on lease: ClientLease) async throws -> HTTPClientResponse {
+    /// Sends `http` on the lease's client and waits for the head. A GET or HEAD that the pool
+    /// handed a connection the server had just closed (a keep-alive race, or one a response
+    /// overran) never reached the server, so it is sent once more, on a fresh connection, as
+    /// URLSession does. A failure with no response moves a guarded host on to its next checked address.
+    private func execute(_ http: HTTPClient.Request, on lease: ClientLease,
+                         limit: Int) async throws -> (HTTPExchange, HTTPResponseHead) {
+        let loop = Self.eventLoop(for: http.url, in: lease.client.eventLoopGroup)
         do {
             do {
-                return try await lease.client.execute(http, deadline: .distantFuture, logger: logger)
+                return try await HTTPExchange.start(http, on: lease.client, eventLoop: loop, limit: limit, logger: logger)
             } catch ChannelError.ioOnClosedChannel where http.method == .GET || http.method == .HEAD {
                 try Task.checkCancellation()
                 logger.debug("stale pooled connection; sending again", metadata: ["url": "\(http.url)"])
-                return try await lease.client.execute(http, deadline: .distantFuture, logger: logger)
+                return try await HTTPExchange.start(http, on: lease.client, eventLoop: loop, limit: limit, logger: logger)
             }
         } catch {
             if !Task.isCancelled { guarded?.connectionFailed(lease) }
@@ -107,9 +110,8 @@ final class HTTPFetcher: Sendable {
     }
 
     private func makeHTTPRequest(_ request: ImageDownloadRequest, plan: DownloadPlan,
-                                 credential: DownloadCredential?, resume: ResumableDataStore.Entry?) -> HTTPClientRequest {
-        var http = HTTPClientRequest(url: request.url.absoluteString)
-        http.method = HTTPMethod(rawValue: request.method)
+                                 credential: DownloadCredential?, resume: ResumableDataStore.Entry?) throws -> HTTPClient.Request {
+        var http = try HTTPClient.Request(url: request.url, method: HTTPMethod(rawValue: request.method))
         for field in request.headers { http.headers.add(name: field.name, value: field.value) }
         if plan.handleCookies, let cookie = cookieJar.cookieHeader(for: request.url) {
             http.headers.replaceOrAdd(name: "Cookie", value: cookie)
@@ -121,7 +123,7 @@ final class HTTPFetcher: Sendable {
             http.headers.replaceOrAdd(name: "Range", value: "bytes=\(resume.data.count)-")
             http.headers.replaceOrAdd(name: "If-Range", value: resume.validator)
         }
-        if let body = request.body { http.body = .bytes(ByteBuffer(bytes: body)) }
+        if let body = request.body { http.body = .byteBuffer(ByteBuffer(bytes: body)) }
         if plan.allowInvalidCertificates, request.url.scheme?.lowercased() == "https" {
             http.tlsConfiguration = .makeClientConfiguration()
             http.tlsConfiguration?.certificateVerification = .none
@@ -162,8 +164,9 @@ final class HTTPFetcher: Sendable {
 
     /// Validates the final response and streams its body within the size limit. With `resumed`,
     /// the response is a 206 for the rest of that stored body, which the body starts with.
-    private func receive(_ response: HTTPClientResponse, url: URL, plan: DownloadPlan, redirects: Int,
-                         resumed: ResumableDataStore.Entry?, observer: some FetchObserver) async throws -> FetchOutcome {
+    private func receive(_ response: HTTPResponseHead, of exchange: HTTPExchange, url: URL, plan: DownloadPlan,
+                         redirects: Int, resumed: ResumableDataStore.Entry?,
+                         observer: some FetchObserver) async throws -> FetchOutcome {
         let declared = response.headers.first(name: "Content-Length").flatMap { Int64($0) }
         // The whole body's length: the stored bytes plus what this response declares.
         let length = resumed.map { entry in declared.map { $0 + Int64(entry.data.count) } ?? entry.totalLength } ?? declared
@@ -182,7 +185,7 @@ final class HTTPFetcher: Sendable {
         }
         observer.fetchDidReceiveResponse(info, redirects: redirects)
         if info.statusCode == 304 {
-            await Self.drain(response.body)
+            await exchange.discard()
             return FetchOutcome(data: Data(), response: info, notModified: true)
         }
         // A resumed body is the 200 the caller asked for, delivered in two parts.
@@ -196,34 +199,34 @@ final class HTTPFetcher: Sendable {
         }
         let expected = max(length ?? 0, 0)
         observer.fetchDidAcceptResponse(expected: expected)
-        var body = ResponseBody(declaredLength: length, limit: plan.maximumResponseSize)
+        exchange.accept(declaredLength: length, prefix: resumed?.data)
         if let resumed {
-            resumed.data.withUnsafeBytes { body.append($0) }
             observer.fetchDidResume(bytes: resumed.data.count)
-            observer.fetchDidReceive(received: body.count, expected: expected, snapshot: { body.snapshot() })
+            let count = resumed.data.count
+            observer.fetchDidReceive(received: count, expected: expected, snapshot: { exchange.snapshot(count: count) })
         }
+        var received = resumed?.data.count ?? 0
         do {
-            for try await chunk in response.body {
-                if body.count + chunk.readableBytes > plan.maximumResponseSize {
-                    throw WebImageError(.responseTooLarge,
-                        "The response passed the limit of \(plan.maximumResponseSize) bytes while streaming.",
-                        url: url, httpStatus: info.statusCode, contentType: info.contentType)
-                }
-                chunk.withUnsafeReadableBytes { body.append($0) }
-                observer.fetchDidReceive(received: body.count, expected: expected, snapshot: { body.snapshot() })
+            while let count = try await exchange.nextProgress() {
+                received = count
+                observer.fetchDidReceive(received: count, expected: expected,
+                                         snapshot: { exchange.snapshot(count: count) })
             }
             try Task.checkCancellation()
-            if let length, Int64(body.count) < length {
+            if let length, Int64(received) < length {
                 throw WebImageError(.connectionFailed,
-                    "The response ended after \(body.count) of \(length) bytes (truncated).",
+                    "The response ended after \(received) of \(length) bytes (truncated).",
                     url: url, httpStatus: info.statusCode, contentType: info.contentType)
             }
+        } catch is HTTPExchange.BodyTooLarge {
+            throw WebImageError(.responseTooLarge,
+                "The response passed the limit of \(plan.maximumResponseSize) bytes while streaming.",
+                url: url, httpStatus: info.statusCode, contentType: info.contentType)
         } catch {
-            if (error as? WebImageError)?.code != .responseTooLarge {
-                keepForResume(body, response: info, totalLength: length, resumed: resumed, plan: plan)
-            }
+            keepForResume(exchange.takeBody(), response: info, totalLength: length, resumed: resumed, plan: plan)
             throw error
         }
+        var body = exchange.takeBody()
         return FetchOutcome(data: body.finish(), response: info, notModified: false)
     }
 
@@ -239,17 +242,13 @@ final class HTTPFetcher: Sendable {
         }
     }
 
-    /// Reads and drops a small body so the connection can be reused; gives up past 64 KiB.
-    private static func drain(_ body: HTTPClientResponse.Body) async {
-        var seen = 0
-        do {
-            for try await chunk in body {
-                seen += chunk.readableBytes
-                if seen > 64 * 1024 { return }
-            }
-        } catch {
-            return
-        }
+    /// The event loop for exchanges with `url`'s origin: always the same one, so that its requests
+    /// share kept-alive connections (an exchange runs on its connection's loop, see ``HTTPExchange``).
+    static func eventLoop(for url: URL, in group: any EventLoopGroup) -> any EventLoop {
+        let loops = Array(group.makeIterator())
+        var hasher = Hasher()
+        hasher.combine(origin(of: url))
+        return loops[Int(UInt(bitPattern: hasher.finalize()) % UInt(loops.count))]
     }
 
     /// scheme://host:port, lowercased, with the default port filled in.

@@ -48,7 +48,12 @@ struct ResponseBody {
     /// For the library's own readers (partial decodes): a caller that mutates the returned `Data`
     /// in place would write into the block other views read.
     func snapshot() -> Data {
-        block?.snapshot(count: count) ?? Data()
+        snapshot(count: count)
+    }
+
+    /// The first `count` bytes received (at most all of them), as a view like ``snapshot()``.
+    func snapshot(count: Int) -> Data {
+        block?.snapshot(count: min(count, self.count)) ?? Data()
     }
 
     /// The whole body, to hand to callers. No copy unless a snapshot is still alive (a partial
