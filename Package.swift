@@ -8,6 +8,8 @@ let package = Package(
         .library(name: "WebImage", targets: ["WebImage"]),
         // The image layer alone (decode, thumbnail, transform), for tools that need no network stack.
         .library(name: "WebImageCodecs", targets: ["WebImageCodecs"]),
+        // The image server behind `webimage serve`, to embed in an application of one's own.
+        .library(name: "WebImageServer", targets: ["WebImageServer"]),
         .executable(name: "webimage", targets: ["webimage"]),
     ],
     dependencies: [
@@ -18,6 +20,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     ],
     targets: [
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg",
@@ -54,10 +59,24 @@ let package = Package(
             name: "WebImage",
             dependencies: ["WebImageCodecs", "WebImageLoading"]
         ),
+        // `webimage serve`: an image server with imgproxy's URL API on the pipeline. Its own target,
+        // so that users of the library never build the HTTP server.
+        .target(
+            name: "WebImageServer",
+            dependencies: [
+                "WebImage",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+            ]
+        ),
         .executableTarget(
             name: "webimage",
             dependencies: [
-                "WebImage",
+                "WebImage", "WebImageServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -85,7 +104,7 @@ let package = Package(
             name: "WebImageTests",
             dependencies: [
                 "WebImage", "WebImageCodecs", "WebImageLoading", "CTurboJPEG", "CSPNG", "CWebP", "CGIF",
-                "DiskCacheWorkerProtocol",
+                "DiskCacheWorkerProtocol", "WebImageServer",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

@@ -1,0 +1,127 @@
+import WebImage
+
+/// What one request asks the server to do with its source image: the options of an imgproxy URL,
+/// in the order-independent form the processing pipeline reads.
+///
+/// Defaults are imgproxy's. The URL's option order never changes the pipeline's order; a later
+/// option only overrides an earlier one.
+public struct ProcessingOptions: Sendable, Hashable {
+    /// How the image is fitted to the target size (`resizing_type` / `rt`).
+    public enum ResizingType: String, Sendable, Hashable, CaseIterable {
+        /// Keeps the aspect ratio; the result fits inside the target.
+        case fit
+        /// Keeps the aspect ratio; the result covers the target and is cropped to it.
+        case fill
+        /// Like `fill`, but never enlarges: a smaller source is cropped to the target's aspect ratio.
+        case fillDown = "fill-down"
+        /// Ignores the aspect ratio: the result has exactly the target size.
+        case force
+        /// `fill` when the source and target have the same orientation, else `fit`.
+        case auto
+    }
+
+    /// Where a crop or an extension is anchored (`gravity` / `g`).
+    public enum GravityType: String, Sendable, Hashable, CaseIterable {
+        case north = "no", south = "so", east = "ea", west = "we"
+        case northEast = "noea", northWest = "nowe", southEast = "soea", southWest = "sowe"
+        case center = "ce"
+        /// A focus point given as fractions of the width and height (`fp:x:y`).
+        case focusPoint = "fp"
+        /// Content-aware placement (`sm`); the server places it at the centre.
+        case smart = "sm"
+    }
+
+    /// An anchor with its offsets: pixels when at least 1, fractions of the image when below 1
+    /// (for ``GravityType/focusPoint``, the point's position as fractions).
+    public struct Gravity: Sendable, Hashable {
+        public var type: GravityType
+        public var x: Double
+        public var y: Double
+
+        public init(_ type: GravityType = .center, x: Double = 0, y: Double = 0) {
+            self.type = type
+            self.x = x
+            self.y = y
+        }
+
+        /// The default anchor: the centre, no offset.
+        public static let center = Gravity()
+    }
+
+    /// A crop applied before resizing (`crop` / `c`): sizes of at least 1 are pixels, below 1
+    /// fractions of the image, 0 the whole side. Without a gravity, the request's ``gravity`` is used.
+    public struct Crop: Sendable, Hashable {
+        public var width: Double
+        public var height: Double
+        public var gravity: Gravity?
+
+        public init(width: Double, height: Double, gravity: Gravity? = nil) {
+            self.width = width
+            self.height = height
+            self.gravity = gravity
+        }
+    }
+
+    /// Padding the result out to the target size (`extend` / `ex`).
+    public struct Extend: Sendable, Hashable {
+        public var enabled: Bool
+        public var gravity: Gravity
+
+        public init(enabled: Bool = false, gravity: Gravity = .center) {
+            self.enabled = enabled
+            self.gravity = gravity
+        }
+    }
+
+    public var resizingType: ResizingType = .fit
+    /// The target width; 0 derives it from the height (or keeps the source's).
+    public var width = 0
+    /// The target height; 0 derives it from the width (or keeps the source's).
+    public var height = 0
+    public var minWidth = 0
+    public var minHeight = 0
+    public var zoomX = 1.0
+    public var zoomY = 1.0
+    /// Device pixel ratio: scales the target size (never past the source without ``enlarge``).
+    public var dpr = 1.0
+    /// Allows results larger than the source.
+    public var enlarge = false
+    public var extend = Extend()
+    public var gravity = Gravity.center
+    public var crop: Crop?
+    /// Applies the EXIF orientation.
+    public var autoRotate = true
+    /// Clockwise rotation in degrees after the EXIF orientation: 0, 90, 180 or 270.
+    public var rotate = 0
+    public var flipHorizontal = false
+    public var flipVertical = false
+    /// The colour transparent areas are flattened onto; `nil` keeps transparency where the
+    /// output format has it.
+    public var background: RGBA?
+    /// Gaussian blur sigma; 0 is off.
+    public var blur = 0.0
+    /// Sharpen sigma; 0 is off.
+    public var sharpen = 0.0
+    /// Output quality 1–100; 0 takes ``formatQuality`` or the server's default.
+    public var quality = 0
+    /// Per-format quality (`format_quality` / `fq`).
+    public var formatQuality: [ImageFormat: Int] = [:]
+    /// The output format; `nil` picks one from the source and the request's `Accept`.
+    public var format: ImageFormat?
+    /// No effect on the result; changes the URL (and so the cache key).
+    public var cacheBuster: String?
+    /// Unix time after which the URL is refused (`expires` / `exp`).
+    public var expires: Int64?
+    /// The file name in `Content-Disposition`, without extension.
+    public var filename: String?
+    /// `Content-Disposition: attachment` instead of `inline`.
+    public var returnAttachment = false
+    /// Removes metadata from the result.
+    public var stripMetadata = true
+    /// A per-request source resolution limit in megapixels (only in signed URLs).
+    public var maxSourceResolution: Double?
+    /// A per-request source size limit in bytes (only in signed URLs).
+    public var maxSourceFileSize: Int?
+
+    public init() {}
+}
