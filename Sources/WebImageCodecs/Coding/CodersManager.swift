@@ -46,6 +46,9 @@ public final class CodersManager: ProgressiveImageCoding {
     /// True when some coder claims `data`.
     public func canDecode(_ data: Data) -> Bool { decoder(for: data) != nil }
 
+    /// The header of `data` as the coder that would decode it reads it.
+    public func imageInfo(for data: Data) -> ImageInfo? { decoder(for: data)?.imageInfo(for: data) }
+
     /// Decodes with the highest-priority coder that claims `data`; empty, unknown or unsupported data throws.
     public func decode(_ data: Data, options: DecodeOptions) throws -> Image {
         guard !data.isEmpty else { throw WebImageError.badData("The image data is empty.") }

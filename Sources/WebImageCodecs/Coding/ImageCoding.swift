@@ -9,6 +9,9 @@ public protocol ImageCoding: Sendable {
     /// Decodes `data`; throws ``WebImageError`` (``WebImageError/Code/badImageData`` for corrupt
     /// or truncated bytes, ``WebImageError/Code/imageTooLarge`` past the limits).
     func decode(_ data: Data, options: DecodeOptions) throws -> Image
+    /// Reads `data`'s header without decoding pixels (format and shown size); `nil` when the
+    /// coder cannot tell. Coders that do not implement it answer `nil`.
+    func imageInfo(for data: Data) -> ImageInfo?
     /// True when this coder can produce `format`.
     func canEncode(to format: ImageFormat) -> Bool
     /// Encodes `image` as `format`.

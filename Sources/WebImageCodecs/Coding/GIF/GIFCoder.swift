@@ -9,6 +9,9 @@ public struct GIFCoder: ProgressiveImageCoding {
     /// A GIF coder; stateless, so one instance serves every request.
     public init() {}
 
+    /// Reads the header: the format and the size as shown, with no pixel decoded.
+    public func imageInfo(for data: Data) -> ImageInfo? { canDecode(data) ? ImageInfo.builtIn(data) : nil }
+
     /// True when `data` starts with a GIF87a or GIF89a signature.
     public func canDecode(_ data: Data) -> Bool { ImageFormat.detect(data) == .gif }
 

@@ -10,6 +10,9 @@ public struct JPEGCoder: ProgressiveImageCoding {
     /// A JPEG coder; stateless, so one instance serves every request.
     public init() {}
 
+    /// Reads the header: the format and the size as shown, with no pixel decoded.
+    public func imageInfo(for data: Data) -> ImageInfo? { canDecode(data) ? ImageInfo.builtIn(data) : nil }
+
     /// True when the data starts with a JPEG signature.
     public func canDecode(_ data: Data) -> Bool {
         ImageFormat.detect(data) == .jpeg

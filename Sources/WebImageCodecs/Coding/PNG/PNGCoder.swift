@@ -10,6 +10,9 @@ public struct PNGCoder: ProgressiveImageCoding {
     /// A PNG/APNG coder; stateless, so one instance serves every request.
     public init() {}
 
+    /// Reads the header: the format and the size as shown, with no pixel decoded.
+    public func imageInfo(for data: Data) -> ImageInfo? { canDecode(data) ? ImageInfo.builtIn(data) : nil }
+
     /// True for PNG and APNG data.
     public func canDecode(_ data: Data) -> Bool {
         let format = ImageFormat.detect(data)

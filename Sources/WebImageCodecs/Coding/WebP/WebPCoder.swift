@@ -7,6 +7,9 @@ public struct WebPCoder: ProgressiveImageCoding {
     /// A WebP coder; stateless, so one instance serves every request.
     public init() {}
 
+    /// Reads the header: the format and the size as shown, with no pixel decoded.
+    public func imageInfo(for data: Data) -> ImageInfo? { canDecode(data) ? ImageInfo.builtIn(data) : nil }
+
     /// True when the bytes start with a WebP signature (`RIFF….WEBPVP8`).
     public func canDecode(_ data: Data) -> Bool {
         ImageFormat.detect(data) == .webp
