@@ -1,0 +1,137 @@
+import WebImage
+
+/// The geometry of one request, as imgproxy computes it, before any pixel is touched: what to crop
+/// from the source, the size to resize to, what to crop from the resized image, and where it sits on
+/// an extended canvas. A pure function of the options and the source size, so the decoder can use
+/// it to decode small (shrink-on-load) and the processor to run the steps.
+///
+/// The steps apply in this order: ``sourceCrop`` (in source pixels), resize to ``scaledSize``, flips,
+/// ``resultCrop`` (in scaled pixels), then the ``canvas`` with the image at ``imageOrigin``.
+public struct ResizePlan: Sendable, Equatable {
+    /// The part of the source the `crop` option keeps, or nil for all of it.
+    public var sourceCrop: PixelRect?
+    /// The size the (cropped) source is resized to; at least 1×1.
+    public var scaledSize: PixelSize
+    /// The part of the scaled image kept (fill, fill-down, minimum sizes, force rounding), placed
+    /// by the gravity, or nil for all of it.
+    public var resultCrop: PixelRect?
+    /// With `extend`, the padded size when it is larger than the image; nil otherwise.
+    public var canvas: PixelSize?
+    /// Where the image's top-left corner sits on ``canvas`` (zero without one).
+    public var imageOrigin: PixelPoint
+    /// The requested size in result pixels (`w`, `h` × dpr × zoom); 0 where the URL gives none.
+    public var targetSize: PixelSize
+    /// The device pixel ratio used: the URL's, capped so it never enlarges without `enlarge`.
+    public var dprScale: Double
+
+    /// The size of the result: the canvas, else the result crop, else the scaled size.
+    public var resultSize: PixelSize { canvas ?? resultCrop?.size ?? scaledSize }
+
+    /// The plan for `options` applied to a source of `sourceSize` pixels, measured after EXIF
+    /// orientation and `rot` (the caller turns the image first). Sides below 1 count as 1; negative,
+    /// zero or non-finite factors in `options` count as their defaults.
+    public init(options: ProcessingOptions, sourceSize: PixelSize) {
+        let options = Self.sanitized(options)
+        let limit = Int(Rounding.limit)
+        let sourceW = min(max(1, sourceSize.width), limit), sourceH = min(max(1, sourceSize.height), limit)
+
+        // The crop, in source pixels.
+        let cropW = Self.minNonZero(Self.cropSide(sourceW, options.crop?.width ?? 0), sourceW)
+        let cropH = Self.minNonZero(Self.cropSide(sourceH, options.crop?.height ?? 0), sourceH)
+        if let crop = options.crop, cropW < sourceW || cropH < sourceH {
+            let origin = GravityPlacement.origin(outer: (sourceW, sourceH), inner: (cropW, cropH),
+                                                 gravity: crop.gravity ?? options.gravity, offsetScale: 1)
+            sourceCrop = PixelRect(x: origin.x, y: origin.y, width: cropW, height: cropH)
+        } else {
+            sourceCrop = nil
+        }
+
+        // The resize.
+        let scale = ResizeScale(sourceWidth: cropW, sourceHeight: cropH, options: options)
+        dprScale = scale.dpr
+        scaledSize = PixelSize(width: max(1, Rounding.nearest(Double(cropW) * scale.width)),
+                               height: max(1, Rounding.nearest(Double(cropH) * scale.height)))
+        targetSize = PixelSize(width: Rounding.nearest(Double(options.width) * scale.dpr * options.zoomX),
+                               height: Rounding.nearest(Double(options.height) * scale.dpr * options.zoomY))
+
+        // The crop to the result, in scaled pixels.
+        var keep = targetSize
+        if options.resizingType == .fillDown && !options.enlarge {
+            // A source too small for the target keeps the largest area of the target's shape.
+            let ratioW = Double(targetSize.width) / Double(scaledSize.width)
+            let ratioH = Double(targetSize.height) / Double(scaledSize.height)
+            if ratioW > ratioH && ratioW > 1 {
+                keep = PixelSize(width: scaledSize.width, height: Rounding.nearest(
+                    Double(scaledSize.width) * Double(targetSize.height) / Double(targetSize.width)))
+            } else if ratioH > ratioW && ratioH > 1 {
+                keep = PixelSize(width: Rounding.nearest(
+                    Double(scaledSize.height) * Double(targetSize.width) / Double(targetSize.height)), height: scaledSize.height)
+            }
+        }
+        let keepW = Self.minNonZero(keep.width, scaledSize.width), keepH = Self.minNonZero(keep.height, scaledSize.height)
+        if keepW < scaledSize.width || keepH < scaledSize.height {
+            let origin = GravityPlacement.origin(outer: (scaledSize.width, scaledSize.height), inner: (keepW, keepH),
+                                                 gravity: options.gravity, offsetScale: scale.dpr)
+            resultCrop = PixelRect(x: origin.x, y: origin.y, width: keepW, height: keepH)
+        } else {
+            resultCrop = nil
+        }
+
+        // The extension to the target.
+        let image = resultCrop?.size ?? scaledSize
+        if options.extend.enabled, targetSize.width > image.width || targetSize.height > image.height {
+            let canvas = PixelSize(width: max(targetSize.width, image.width), height: max(targetSize.height, image.height))
+            self.canvas = canvas
+            imageOrigin = GravityPlacement.origin(outer: (canvas.width, canvas.height), inner: (image.width, image.height),
+                                                  gravity: options.extend.gravity, offsetScale: scale.dpr)
+        } else {
+            canvas = nil
+            imageOrigin = .zero
+        }
+    }
+
+    /// A crop side in pixels: 0 is the whole side, from 1 whole pixels (truncated), below 1 a
+    /// fraction of the side (at least 1 pixel).
+    static func cropSide(_ side: Int, _ crop: Double) -> Int {
+        if crop == 0 { return 0 }
+        if crop >= 1 { return Int(min(crop, Rounding.limit)) }
+        return max(1, Rounding.nearest(Double(side) * crop))
+    }
+
+    /// `a`, or `b` when `a` is 0; otherwise the smaller.
+    static func minNonZero(_ a: Int, _ b: Int) -> Int {
+        a == 0 ? b : b == 0 ? a : min(a, b)
+    }
+
+    /// `options` with every number the geometry reads in range: sizes 0...2³¹−1, factors finite and
+    /// positive (else 1), crop sides finite and not negative (else 0), offsets finite (else 0).
+    static func sanitized(_ options: ProcessingOptions) -> ProcessingOptions {
+        var options = options
+        let limit = Int(Rounding.limit)
+        func size(_ value: Int) -> Int { min(max(0, value), limit) }
+        func factor(_ value: Double) -> Double { value.isFinite && value > 0 ? value : 1 }
+        func side(_ value: Double) -> Double { value.isFinite && value > 0 ? value : 0 }
+        func gravity(_ gravity: ProcessingOptions.Gravity) -> ProcessingOptions.Gravity {
+            var gravity = gravity
+            if !gravity.x.isFinite { gravity.x = 0 }
+            if !gravity.y.isFinite { gravity.y = 0 }
+            return gravity
+        }
+        options.width = size(options.width)
+        options.height = size(options.height)
+        options.minWidth = size(options.minWidth)
+        options.minHeight = size(options.minHeight)
+        options.zoomX = factor(options.zoomX)
+        options.zoomY = factor(options.zoomY)
+        options.dpr = factor(options.dpr)
+        options.gravity = gravity(options.gravity)
+        options.extend.gravity = gravity(options.extend.gravity)
+        if var crop = options.crop {
+            crop.width = side(crop.width)
+            crop.height = side(crop.height)
+            crop.gravity = crop.gravity.map(gravity)
+            options.crop = crop
+        }
+        return options
+    }
+}

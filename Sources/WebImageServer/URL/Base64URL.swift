@@ -1,0 +1,51 @@
+/// The URL-safe base64 alphabet (`-` and `_`) without padding, as imgproxy signs and encodes
+/// source URLs: a signature is written this way, and base64 sources and file names are read this way.
+enum Base64URL {
+    private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
+
+    private static let values: [UInt8] = {
+        var table = [UInt8](repeating: 0xFF, count: 256)
+        for (index, character) in alphabet.enumerated() { table[Int(character)] = UInt8(index) }
+        return table
+    }()
+
+    /// `bytes` encoded, with no `=` padding.
+    static func encode(_ bytes: some Collection<UInt8>) -> String {
+        var out = [UInt8]()
+        out.reserveCapacity((bytes.count * 4 + 2) / 3)
+        var iterator = bytes.makeIterator()
+        while let first = iterator.next() {
+            let second = iterator.next(), third = iterator.next()
+            let group = UInt32(first) << 16 | UInt32(second ?? 0) << 8 | UInt32(third ?? 0)
+            out.append(alphabet[Int(group >> 18 & 63)])
+            out.append(alphabet[Int(group >> 12 & 63)])
+            if second != nil { out.append(alphabet[Int(group >> 6 & 63)]) }
+            if third != nil { out.append(alphabet[Int(group & 63)]) }
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// The bytes `text` encodes, or nil when it holds a character outside the alphabet (`=`
+    /// included: strip padding first where it is allowed) or has an impossible length. As Go's
+    /// `RawURLEncoding`, the unused low bits of the last character are not checked.
+    static func decode(_ text: some StringProtocol) -> [UInt8]? {
+        let utf8 = text.utf8
+        guard utf8.count % 4 != 1 else { return nil }
+        var out = [UInt8]()
+        out.reserveCapacity(utf8.count * 3 / 4)
+        var accumulator: UInt32 = 0
+        var bits = 0
+        for character in utf8 {
+            let value = values[Int(character)]
+            guard value != 0xFF else { return nil }
+            accumulator = accumulator << 6 | UInt32(value)
+            bits += 6
+            if bits >= 8 {
+                bits -= 8
+                out.append(UInt8(truncatingIfNeeded: accumulator >> UInt32(bits)))
+                accumulator &= (1 << UInt32(bits)) - 1
+            }
+        }
+        return out
+    }
+}
