@@ -113,6 +113,9 @@ let package = Package(
                 // Test-only: the downloader's swift-metrics counters and its quiet default logger.
                 .product(name: "MetricsTestKit", package: "swift-metrics"),
                 .product(name: "Logging", package: "swift-log"),
+                // Test-only: the client of the image server's tests, and its graceful shutdown.
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
     ],

@@ -9,7 +9,8 @@ struct WebImageCommand: AsyncParsableCommand {
         abstract: "Download, cache, decode and transform images.",
         version: WebImageVersion.string,
         subcommands: [GetCommand.self, PrefetchCommand.self, CacheCommand.self, DecodeCommand.self,
-                      DemoCommand.self, BenchCommand.self, BenchNetworkCommand.self, DecodeBenchCommand.self]
+                      DemoCommand.self, BenchCommand.self, BenchNetworkCommand.self, DecodeBenchCommand.self,
+                      ServeCommand.self]
     )
 
     /// The exit status of a usage error: 2, as for most Unix tools (ArgumentParser's own is 64).

@@ -19,7 +19,8 @@ struct FormatDetectionTests {
             + Data(count: 16)
     }
 
-    @Test("whole signatures are recognised", arguments: [
+    /// The signature of every format, with the format it must be recognised as.
+    static let signatures: [(Data, ImageFormat)] = [
         (bytes([0xFF, 0xD8, 0xFF, 0xE0]), ImageFormat.jpeg),
         (bytes(png), .png),
         (Data("GIF89a".utf8) + Data(count: 20), .gif),
@@ -39,7 +40,9 @@ struct FormatDetectionTests {
         (Data("%PDF-1.7\n".utf8), .pdf),
         (Data("<?xml version=\"1.0\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\"></svg>".utf8), .svg),
         (Data("  <svg width=\"10\"/>".utf8), .svg),
-    ])
+    ]
+
+    @Test("whole signatures are recognised", arguments: signatures)
     func recognises(data: Data, expected: ImageFormat) {
         #expect(ImageFormat.detect(data) == expected)
     }

@@ -1,0 +1,57 @@
+import Foundation
+import Hummingbird
+import NIOCore
+import WebImage
+
+/// The HTTP answer for a result: its bytes (none for HEAD or a matching `If-None-Match`), the
+/// content type, a strong ETag, how long it may be cached, and how a browser should treat it.
+enum ResultResponse {
+    static func make(_ served: ServedImage, request: Request, configuration: ServerConfiguration,
+                     now: Int64 = Int64(Date().timeIntervalSince1970)) -> Response {
+        var headers = HTTPFields()
+        headers[.eTag] = served.etag
+        headers[.cacheControl] = cacheControl(served, ttl: configuration.ttl, now: now)
+        headers[.xContentTypeOptions] = "nosniff"
+        if served.negotiated || configuration.autoWebP || configuration.autoAVIF { headers[.vary] = "Accept" }
+        if matches(request.headers[.ifNoneMatch], served.etag) {
+            return Response(status: .notModified, headers: headers)
+        }
+        headers[.contentType] = served.format.mimeType
+        headers[.contentLength] = String(served.body.readableBytes)
+        headers[.contentDisposition] = disposition(served)
+        let body = request.method == .head ? ResponseBody() : ResponseBody(byteBuffer: served.body)
+        return Response(status: .ok, headers: headers, body: body)
+    }
+
+    /// `public, max-age=ttl`, shortened to the seconds left before the URL expires.
+    static func cacheControl(_ served: ServedImage, ttl: Int, now: Int64) -> String {
+        var maxAge = Int64(ttl)
+        if let expires = served.expires, expires > 0 { maxAge = max(0, min(maxAge, expires - now)) }
+        return maxAge > 0 ? "public, max-age=\(maxAge)" : "no-cache"
+    }
+
+    /// Whether an `If-None-Match` list names `etag` (or is `*`).
+    static func matches(_ ifNoneMatch: String?, _ etag: String) -> Bool {
+        guard let ifNoneMatch else { return false }
+        return ifNoneMatch.split(separator: ",").contains { candidate in
+            let tag = candidate.trimmingCharacters(in: .whitespaces)
+            return tag == "*" || tag == etag || tag == "W/" + etag
+        }
+    }
+
+    /// `inline` or `attachment`, with the file name's quotes, backslashes and control characters
+    /// escaped so that a name from the URL cannot add a header or break out of the quotes.
+    static func disposition(_ served: ServedImage) -> String {
+        var name = ""
+        for scalar in served.filenameStem.unicodeScalars {
+            switch scalar {
+            case "\"": name += "%22"
+            case "\\": name += "%5C"
+            case _ where scalar.value < 0x20 || scalar.value == 0x7F: name += "_"
+            default: name.unicodeScalars.append(scalar)
+            }
+        }
+        let ext = served.format.fileExtension
+        return "\(served.returnAttachment ? "attachment" : "inline"); filename=\"\(name).\(ext)\""
+    }
+}

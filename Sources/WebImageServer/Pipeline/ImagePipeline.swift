@@ -1,0 +1,187 @@
+import Crypto
+import Foundation
+import Logging
+import NIOCore
+import Synchronization
+import WebImage
+
+/// One encoded result, ready to send.
+struct ServedImage: Sendable {
+    /// The encoded bytes, in the buffer every response for them shares.
+    let body: ByteBuffer
+    let format: ImageFormat
+    /// A strong validator of these bytes.
+    let etag: String
+    /// The `Content-Disposition` file name stem.
+    let filenameStem: String
+    let returnAttachment: Bool
+    /// The options' expiry, which caps the result's max-age.
+    let expires: Int64?
+    /// Whether the format was picked from the request's `Accept`.
+    let negotiated: Bool
+}
+
+/// Request target in, encoded result out: parse and check the URL, answer from the result cache,
+/// or fetch the source through the image manager, process and encode it in a worker slot.
+/// Identical results in flight are made once.
+final class ImagePipeline: Sendable {
+    let configuration: ServerConfiguration
+    let parser: ImageURLParser
+    let limiter: WorkLimiter
+    let downloader: ImageDownloader
+    let manager: ImageManager
+    let coders: CodersManager
+    let results: ResultMemoryCache?
+    let logger: Logger
+    private let inFlight = Mutex<[String: Task<ServedImage, any Error>]>([:])
+
+    init(configuration: ServerConfiguration, logger: Logger) throws {
+        self.configuration = configuration
+        self.logger = logger
+        let signer = configuration.keys.isEmpty && configuration.salts.isEmpty ? nil
+            : try URLSigner(keys: configuration.keys, salts: configuration.salts,
+                            signatureSize: configuration.signatureSize)
+        parser = try ImageURLParser(signer: signer, presets: configuration.presets)
+        limiter = WorkLimiter(workers: configuration.workers, maxQueue: configuration.maxQueue)
+        coders = CodersManager()
+
+        var download = DownloaderConfig.default
+        download.downloadTimeout = configuration.sourceTimeout
+        download.maximumResponseSize = configuration.maxSourceBytes
+        download.retryStrategy = configuration.sourceRetries > 0 ? RetryStrategy(maxRetries: configuration.sourceRetries) : nil
+        download.addressPolicy = configuration.allowPrivateSources ? nil : AddressPolicy()
+        download.maxConcurrentDownloads = max(download.maxConcurrentDownloads, configuration.workers * 2)
+        downloader = ImageDownloader(config: download)
+        var cacheConfig = ImageCacheConfig()
+        cacheConfig.maxMemoryCost = 0
+        let directory = configuration.noCache ? nil : configuration.cacheDirectory
+        let cache = ImageCache(namespace: "webimage-serve-sources", directory: directory ?? FileManager.default.temporaryDirectory
+            .appendingPathComponent("webimage-serve-\(ProcessInfo.processInfo.processIdentifier)"), config: cacheConfig)
+        manager = ImageManager(cache: cache, loader: downloader)
+        results = configuration.noCache ? nil : ResultMemoryCache(costLimit: configuration.resultMemoryBytes)
+    }
+
+    /// Bytes of encoded results held in memory.
+    var resultCacheBytes: Int { results?.bytes ?? 0 }
+
+    /// Stops the downloader (after the server stopped serving).
+    func shutdown() async {
+        try? await downloader.shutdown()
+    }
+
+    /// The result for `target` (the raw request target), its format negotiated with `accept`.
+    func result(for target: String, accept: String?) async throws -> ServedImage {
+        let parsed: ParsedImageURL
+        do {
+            parsed = try parser.parse(target)
+        } catch {
+            throw ServerError(status: error.status, name: error.name, message: error.message)
+        }
+        let source = try checkedSource(parsed.source)
+        let negotiated = parsed.options.format == nil && configuration.autoWebP
+            && (accept?.contains("image/webp") ?? false)
+        let format = parsed.options.format ?? (negotiated ? .webp : nil)
+        let key = parsed.canonicalKey + "|" + (format?.rawValue ?? "source")
+        if let hit = results?.get(key) { return hit }
+
+        let task = inFlight.withLock { running -> Task<ServedImage, any Error> in
+            if let task = running[key] { return task }
+            let task = Task {
+                defer { _ = self.inFlight.withLock { $0.removeValue(forKey: key) } }
+                let served = try await self.make(parsed, source: source, format: format, negotiated: negotiated)
+                self.results?.set(served, for: key)
+                return served
+            }
+            running[key] = task
+            return task
+        }
+        return try await task.value
+    }
+
+    /// The source URL if this server may fetch it: http(s), and under an allowed prefix when a
+    /// list is configured.
+    private func checkedSource(_ source: String) throws -> URL {
+        guard let url = URL(string: source), let scheme = url.scheme?.lowercased(),
+              scheme == "http" || scheme == "https", url.host?.isEmpty == false else {
+            throw ServerError.badRequest("invalid_source", "The source \"\(source)\" is not an http(s) URL.")
+        }
+        if !configuration.allowedSources.isEmpty,
+           !configuration.allowedSources.contains(where: { source.hasPrefix($0) }) {
+            throw ServerError(status: 403, name: "source_not_allowed",
+                              message: "The source \(source) is not under an allowed prefix.")
+        }
+        return url
+    }
+
+    private func make(_ parsed: ParsedImageURL, source: URL, format: ImageFormat?,
+                      negotiated: Bool) async throws -> ServedImage {
+        try await limiter.run {
+            let image = try await fetch(source, options: parsed.options)
+            let processed = try ImageProcessor.process(image, options: parsed.options,
+                                                      maxResultDimension: configuration.maxResultDimension)
+            let output = outputFormat(format, for: processed)
+            var encodeOptions = EncodeOptions(compressionQuality: Double(quality(for: output, options: parsed.options)) / 100)
+            encodeOptions.firstFrameOnly = true
+            if let background = parsed.options.background { encodeOptions.backgroundColor = background }
+            let data: Data
+            do {
+                data = try coders.encode(processed, as: output, options: encodeOptions)
+            } catch let error as WebImageError {
+                throw ServerError(status: 422, name: "encoding_failed", message: error.message)
+            }
+            return ServedImage(body: ByteBuffer(bytes: data), format: output, etag: Self.etag(of: data),
+                               filenameStem: parsed.options.filename ?? Self.stem(of: source),
+                               returnAttachment: parsed.options.returnAttachment, expires: parsed.options.expires,
+                               negotiated: negotiated)
+        }
+    }
+
+    /// The decoded source, at the size the result needs.
+    private func fetch(_ source: URL, options: ProcessingOptions) async throws -> Image {
+        var context = WebImageContext()
+        context.imageCoder = PlannedSourceCoder(coders: coders, options: options,
+                                                maxPixels: options.maxSourceResolution.map { Int($0 * 1_000_000) }
+                                                    ?? configuration.maxSourceResolution,
+                                                firstFrameOnly: configuration.maxAnimationFrames <= 1)
+        context.queryCacheType = configuration.noCache ? ImageCacheType.none : .disk
+        context.storeCacheType = configuration.noCache ? ImageCacheType.none : .disk
+        var loadOptions: WebImageOptions = [.retryFailed]
+        if configuration.noCache { loadOptions.insert(.fromLoaderOnly) }
+        let result: ImageManagerResult
+        do {
+            result = try await manager.image(for: source, options: loadOptions, context: context)
+        } catch {
+            throw ServerError(error, source: source.absoluteString)
+        }
+        guard let image = result.image else {
+            throw ServerError(WebImageError(.badImageData, "The source gave no image."), source: source.absoluteString)
+        }
+        return image
+    }
+
+    private func outputFormat(_ asked: ImageFormat?, for image: Image) -> ImageFormat {
+        if let asked, coders.canEncode(to: asked) { return asked == .apng ? .png : asked }
+        if [.jpeg, .png, .webp, .gif].contains(image.format) { return image.format }
+        return image.hasAlpha ? .png : .jpeg
+    }
+
+    private func quality(for format: ImageFormat, options: ProcessingOptions) -> Int {
+        if options.quality > 0 { return options.quality }
+        if let quality = options.formatQuality[format], quality > 0 { return quality }
+        switch format {
+        case .webp: return 79
+        default: return configuration.defaultQuality
+        }
+    }
+
+    static func etag(of data: Data) -> String {
+        let digest = SHA256.hash(data: data)
+        return "\"" + digest.prefix(16).map { String(format: "%02x", $0) }.joined() + "\""
+    }
+
+    /// The last path element of the source without its extension, or `image`.
+    static func stem(of source: URL) -> String {
+        let name = source.deletingPathExtension().lastPathComponent
+        return name.isEmpty || name == "/" ? "image" : name
+    }
+}

@@ -1,0 +1,75 @@
+import Foundation
+import WebImage
+
+/// Turns a decoded source into the result a request asks for, in imgproxy's order: the quarter
+/// turns first (so every size below is in the turned image's terms), the crop, the resize, the
+/// flips, the crop to the result, blur, the extension to the target, and the result-size cap.
+///
+/// The decode may already have done the resize (``PlannedSourceCoder``): then the image arrives
+/// at the plan's scaled size and the crop and resize steps are skipped.
+enum ImageProcessor {
+    static func process(_ image: Image, options: ProcessingOptions, maxResultDimension: Int) throws -> Image {
+        var image = image
+        if options.rotate % 360 != 0 {
+            image = try apply(RotationTransformer(angle: -Double(options.rotate), fitSize: true), to: image)
+        }
+        let plan = ResizePlan(options: options, sourceSize: image.pixelSize)
+        if let crop = plan.sourceCrop {
+            image = try apply(CroppingTransformer(rect: crop.pointRect), to: image)
+        }
+        if image.pixelSize != plan.scaledSize {
+            image = try apply(ResizingTransformer(size: PointSize(width: Double(plan.scaledSize.width),
+                                                                  height: Double(plan.scaledSize.height))), to: image)
+        }
+        if options.flipHorizontal || options.flipVertical {
+            image = try apply(FlippingTransformer(horizontal: options.flipHorizontal, vertical: options.flipVertical),
+                              to: image)
+        }
+        if let crop = plan.resultCrop, crop.size != image.pixelSize {
+            image = try apply(CroppingTransformer(rect: crop.pointRect), to: image)
+        }
+        if options.blur > 0 {
+            image = try apply(BlurTransformer(radius: options.blur), to: image)
+        }
+        if let canvas = plan.canvas, canvas != image.pixelSize {
+            image = extend(image, to: canvas, at: plan.imageOrigin, background: options.background ?? .clear)
+        }
+        if maxResultDimension > 0, image.width > maxResultDimension || image.height > maxResultDimension {
+            let box = PointSize(width: Double(maxResultDimension), height: Double(maxResultDimension))
+            image = try apply(ResizingTransformer(size: box, scaleMode: .aspectFit), to: image)
+        }
+        return image
+    }
+
+    private static func apply(_ transformer: some ImageTransforming, to image: Image) throws -> Image {
+        guard let result = transformer.transform(image, forKey: "") else {
+            throw WebImageError(.badImageData, "The image could not be processed (\(type(of: transformer))).")
+        }
+        return result
+    }
+
+    /// The image placed on a `canvas`-sized bitmap of `background`, its top-left corner at `origin`.
+    private static func extend(_ image: Image, to canvas: PixelSize, at origin: PixelPoint, background: RGBA) -> Image {
+        let source = image.bitmap
+        let bitmap = Bitmap(width: canvas.width, height: canvas.height) { out in
+            for index in stride(from: 0, to: out.count, by: 4) {
+                out[index] = background.r
+                out[index + 1] = background.g
+                out[index + 2] = background.b
+                out[index + 3] = background.a
+            }
+            let x0 = max(origin.x, 0), x1 = min(origin.x + source.width, canvas.width)
+            let y0 = max(origin.y, 0), y1 = min(origin.y + source.height, canvas.height)
+            guard x1 > x0, y1 > y0 else { return }
+            source.pixels.withUnsafeBytes { pixels in
+                for y in y0..<y1 {
+                    let from = ((y - origin.y) * source.width + (x0 - origin.x)) * 4
+                    let to = (y * canvas.width + x0) * 4
+                    UnsafeMutableRawPointer(out.baseAddress! + to)
+                        .copyMemory(from: pixels.baseAddress! + from, byteCount: (x1 - x0) * 4)
+                }
+            }
+        }
+        return Image(bitmap: bitmap, format: image.format)
+    }
+}

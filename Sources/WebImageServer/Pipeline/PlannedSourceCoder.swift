@@ -1,0 +1,62 @@
+import Foundation
+import WebImage
+
+/// The coder the server hands the image manager for one request: it reads the source's header,
+/// refuses a source over the resolution limit before decoding a pixel, works out the request's
+/// ``ResizePlan`` and decodes straight at the size the plan resizes to (shrink-on-load: a JPEG
+/// 8× larger than the result is decoded at 1/8 in the DCT) unless a crop needs the full image.
+struct PlannedSourceCoder: ImageCoding {
+    let coders: CodersManager
+    let options: ProcessingOptions
+    /// The most pixels a source may have.
+    let maxPixels: Int
+    let firstFrameOnly: Bool
+
+    func canDecode(_ data: Data) -> Bool { coders.canDecode(data) }
+
+    func imageInfo(for data: Data) -> ImageInfo? { coders.imageInfo(for: data) }
+
+    func decode(_ data: Data, options decodeOptions: DecodeOptions) throws -> Image {
+        guard let info = coders.imageInfo(for: data) else {
+            return try coders.decode(data, options: limited(decodeOptions))
+        }
+        let pixels = info.pixelSize.width.multipliedReportingOverflow(by: info.pixelSize.height)
+        if pixels.overflow || pixels.partialValue > maxPixels {
+            throw WebImageError(.imageTooLarge,
+                "The source is \(info.pixelSize.width)×\(info.pixelSize.height), over the limit of \(maxPixels / 1_000_000) megapixels.")
+        }
+        var planned = limited(decodeOptions)
+        planned.firstFrameOnly = firstFrameOnly
+        let turned = SourceOrientation.turned(info.pixelSize, rotate: options.rotate)
+        let plan = ResizePlan(options: options, sourceSize: turned)
+        if plan.sourceCrop == nil, plan.scaledSize.width < turned.width || plan.scaledSize.height < turned.height {
+            // The decoder sees the source before `rot` turns it: a quarter turn swaps the box.
+            planned.thumbnailPixelSize = SourceOrientation.unturned(plan.scaledSize, rotate: options.rotate)
+            planned.preserveAspectRatio = false
+        }
+        return try coders.decode(data, options: planned)
+    }
+
+    func canEncode(to format: ImageFormat) -> Bool { coders.canEncode(to: format) }
+
+    func encode(_ image: Image, as format: ImageFormat, options: EncodeOptions) throws -> Data {
+        try coders.encode(image, as: format, options: options)
+    }
+
+    private func limited(_ options: DecodeOptions) -> DecodeOptions {
+        var options = options
+        options.limits.maxPixels = min(options.limits.maxPixels, maxPixels)
+        return options
+    }
+}
+
+/// Sizes before and after the request's quarter turns (`rot`).
+enum SourceOrientation {
+    static func turned(_ size: PixelSize, rotate: Int) -> PixelSize {
+        rotate % 180 == 0 ? size : PixelSize(width: size.height, height: size.width)
+    }
+
+    static func unturned(_ size: PixelSize, rotate: Int) -> PixelSize {
+        turned(size, rotate: rotate)
+    }
+}

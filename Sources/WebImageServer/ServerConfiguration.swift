@@ -1,0 +1,67 @@
+import Foundation
+import WebImage
+
+/// Everything `webimage serve` can be told: where it listens, how URLs are signed, which sources
+/// it may fetch, its limits and its caches. The defaults are a safe public server.
+public struct ServerConfiguration: Sendable {
+    /// The address to listen on.
+    public var host = "127.0.0.1"
+    /// The port to listen on; 0 picks a free one (see ``ImageServer/port``).
+    public var port = 8080
+    /// Hex-encoded HMAC keys and salts, pair by pair (several pairs let keys rotate). Without
+    /// them, URLs are not signed and any signature segment is accepted.
+    public var keys: [String] = []
+    public var salts: [String] = []
+    /// Bytes of the HMAC kept in a signature (1–32).
+    public var signatureSize = 32
+    /// Named option sets (`name` → `rs:fit:300:300/q:70`); `default` applies to every request.
+    public var presets: [String: String] = [:]
+
+    /// Lets sources resolve to loopback, private, link-local and other restricted addresses.
+    /// Off: a server must not be turned against its own network.
+    public var allowPrivateSources = false
+    /// When not empty, only source URLs starting with one of these prefixes are fetched.
+    public var allowedSources: [String] = []
+    /// The largest source body fetched.
+    public var maxSourceBytes = 50 * 1024 * 1024
+    /// The largest source image decoded, in pixels (50 MP).
+    public var maxSourceResolution = 50_000_000
+    /// Frames of an animated source processed; 1 is the first frame only.
+    public var maxAnimationFrames = 1
+    /// Retries of a failed source download (connection errors, timeouts, 5xx, 429).
+    public var sourceRetries = 1
+    /// How long a source download may stall.
+    public var sourceTimeout: TimeInterval = 10
+
+    /// Where source bytes and results are cached on disk; `nil` keeps a memory cache only.
+    public var cacheDirectory: URL?
+    /// Turns both caches off: every request fetches and processes its source.
+    public var noCache = false
+    /// Bytes of encoded results kept in memory.
+    public var resultMemoryBytes = 64 * 1024 * 1024
+    /// The `max-age` of results, in seconds (a year).
+    public var ttl = 31_536_000
+
+    /// CPU-heavy stages (decode, transform, encode) run at once.
+    public var workers = ProcessInfo.processInfo.activeProcessorCount
+    /// Requests waiting for a worker beyond which new ones get 429.
+    public var maxQueue = 256
+    /// The longest a request may take before it fails with 504.
+    public var requestTimeout: TimeInterval = 30
+    /// The longest request target accepted (414 beyond).
+    public var maxURLLength = 8192
+    /// Results larger than this on either side are scaled down to it; 0 is no limit.
+    public var maxResultDimension = 0
+    /// Encodes WebP when the request's `Accept` names it and the URL names no format.
+    public var autoWebP = false
+    /// Encodes AVIF when the request's `Accept` names it and the URL names no format (once the
+    /// AVIF encoder is there; until then the setting has no effect).
+    public var autoAVIF = false
+    /// The quality of lossy results when the URL names none.
+    public var defaultQuality = 80
+    /// How long a graceful shutdown waits for requests in flight.
+    public var shutdownTimeout: TimeInterval = 20
+
+    /// A configuration with every default.
+    public init() {}
+}

@@ -1,0 +1,154 @@
+import ArgumentParser
+import Foundation
+import Logging
+import WebImage
+import WebImageServer
+
+/// `webimage serve`: the image server, with imgproxy's URL API. Every option can also come from
+/// the environment as `WEBIMAGE_` + its name in capitals with `_` for `-` (`WEBIMAGE_KEY`).
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Serve resized images with imgproxy's URL API: /SIGNATURE/OPTIONS/plain/SOURCE_URL[@EXT].",
+        discussion: """
+        Example (no key: any signature segment, e.g. "insecure"):
+          webimage serve --port 8080
+          curl http://127.0.0.1:8080/insecure/rs:fit:300:300/q:80/plain/https://example.com/a.jpg@webp
+
+        Sources on loopback, private and link-local addresses are refused unless \
+        --allow-private-sources is given. Every option also reads WEBIMAGE_<NAME> from the \
+        environment (e.g. WEBIMAGE_KEY, WEBIMAGE_SALT, WEBIMAGE_PORT); options on the command line win.
+        """)
+
+    @Option(help: "Address to listen on.")
+    var host = Env.string("HOST") ?? "127.0.0.1"
+    @Option(help: "Port to listen on (0: a free one, printed at start).")
+    var port = Env.int("PORT") ?? 8080
+    @Option(help: "Hex HMAC key; repeat (or separate with commas) for key rotation, paired with --salt.")
+    var key: [String] = Env.list("KEY")
+    @Option(help: "Hex salt, one per --key.")
+    var salt: [String] = Env.list("SALT")
+    @Option(help: "Bytes of the HMAC kept in signatures (1–32).")
+    var signatureSize = Env.int("SIGNATURE_SIZE") ?? 32
+    @Option(help: "A named option set, NAME=OPTIONS (e.g. thumb=rs:fill:150:150/q:70); 'default' applies to every URL.")
+    var preset: [String] = Env.list("PRESET")
+    @Flag(help: "Allow sources on loopback, private, link-local and other restricted addresses.")
+    var allowPrivateSources = Env.flag("ALLOW_PRIVATE_SOURCES")
+    @Option(help: "Only fetch sources starting with this prefix (repeatable).")
+    var allowSource: [String] = Env.list("ALLOW_SOURCE")
+    @Option(help: "Largest source body fetched, in bytes.")
+    var maxSrcBytes = Env.int("MAX_SRC_BYTES") ?? 50 * 1024 * 1024
+    @Option(help: "Largest source image decoded, in megapixels.")
+    var maxSrcResolution = Env.double("MAX_SRC_RESOLUTION") ?? 50
+    @Option(help: "Frames of an animated source processed (1: the first frame).")
+    var maxAnimationFrames = Env.int("MAX_ANIMATION_FRAMES") ?? 1
+    @Option(help: "Retries of a failed source download.")
+    var retries = Env.int("RETRIES") ?? 1
+    @Option(help: "Seconds a source download may stall.")
+    var sourceTimeout = Env.double("SOURCE_TIMEOUT") ?? 10
+    @Option(help: "Directory for cached sources (default: a temporary directory; env WEBIMAGE_CACHE_DIR).")
+    var cacheDir: String?
+    @Flag(help: "No caching: every request fetches and processes its source.")
+    var noCache = Env.flag("NO_CACHE")
+    @Option(help: "Seconds results may be cached by clients (Cache-Control max-age).")
+    var ttl = Env.int("TTL") ?? 31_536_000
+    @Option(help: "Requests processed at once (default: the number of cores).")
+    var workers = Env.int("WORKERS") ?? ProcessInfo.processInfo.activeProcessorCount
+    @Option(help: "Requests waiting for a worker beyond which new ones get 429.")
+    var maxQueue = Env.int("MAX_QUEUE") ?? 256
+    @Option(help: "Longest request target accepted, in bytes.")
+    var maxUrlLength = Env.int("MAX_URL_LENGTH") ?? 8192
+    @Option(help: "Scale results down to at most this many pixels on a side (0: no limit).")
+    var maxResultDimension = Env.int("MAX_RESULT_DIMENSION") ?? 0
+    @Flag(help: "Serve WebP when the URL names no format and the client accepts it.")
+    var autoWebp = Env.flag("AUTO_WEBP")
+    @Option(help: "Quality of lossy results when the URL names none (1–100).")
+    var quality = Env.int("QUALITY") ?? 80
+    @Option(help: "Seconds a shutdown waits for requests in flight.")
+    var shutdownTimeout = Env.double("SHUTDOWN_TIMEOUT") ?? 20
+    @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
+    var logLevel = Env.string("LOG_LEVEL") ?? "info"
+
+    func validate() throws {
+        guard (0...65535).contains(port) else { throw ValidationError("--port takes 0–65535, got \(port).") }
+        guard key.count == salt.count else {
+            throw ValidationError("--key and --salt come in pairs: \(key.count) keys, \(salt.count) salts.")
+        }
+        guard (1...32).contains(signatureSize) else { throw ValidationError("--signature-size takes 1–32.") }
+        guard workers > 0, maxQueue >= 0 else { throw ValidationError("--workers must be positive and --max-queue not negative.") }
+        guard (1...100).contains(quality) else { throw ValidationError("--quality takes 1–100, got \(quality).") }
+        guard maxSrcBytes > 0, maxSrcResolution > 0 else { throw ValidationError("Source limits must be positive.") }
+        guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("Unknown --log-level '\(logLevel)'.") }
+        _ = try presets()
+    }
+
+    func presets() throws -> [String: String] {
+        var presets: [String: String] = [:]
+        for entry in preset {
+            guard let equals = entry.firstIndex(of: "="), equals != entry.startIndex else {
+                throw ValidationError("--preset takes NAME=OPTIONS, got '\(entry)'.")
+            }
+            presets[String(entry[..<equals])] = String(entry[entry.index(after: equals)...])
+        }
+        return presets
+    }
+
+    func serverConfiguration() throws -> ServerConfiguration {
+        var configuration = ServerConfiguration()
+        configuration.host = host
+        configuration.port = port
+        configuration.keys = key.flatMap { $0.split(separator: ",").map(String.init) }
+        configuration.salts = salt.flatMap { $0.split(separator: ",").map(String.init) }
+        configuration.signatureSize = signatureSize
+        configuration.presets = try presets()
+        configuration.allowPrivateSources = allowPrivateSources
+        configuration.allowedSources = allowSource
+        configuration.maxSourceBytes = maxSrcBytes
+        configuration.maxSourceResolution = Int(maxSrcResolution * 1_000_000)
+        configuration.maxAnimationFrames = maxAnimationFrames
+        configuration.sourceRetries = retries
+        configuration.sourceTimeout = sourceTimeout
+        configuration.cacheDirectory = (cacheDir ?? Env.string("CACHE_DIR")).map { URL(fileURLWithPath: $0) }
+        configuration.noCache = noCache
+        configuration.ttl = ttl
+        configuration.workers = workers
+        configuration.maxQueue = maxQueue
+        configuration.maxURLLength = maxUrlLength
+        configuration.maxResultDimension = maxResultDimension
+        configuration.autoWebP = autoWebp
+        configuration.defaultQuality = quality
+        configuration.shutdownTimeout = shutdownTimeout
+        return configuration
+    }
+
+    func run() async throws {
+        var logger = Logger(label: "webimage.serve")
+        logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
+        let server: ImageServer
+        do {
+            server = try ImageServer(configuration: serverConfiguration(), logger: logger)
+        } catch {
+            throw ValidationError("\(error)")
+        }
+        try await server.run { port in
+            FileHandle.standardOutput.write(Data("webimage serve: listening on http://\(host):\(port)/\n".utf8))
+        }
+    }
+}
+
+/// The environment defaults of `webimage serve`'s options (`WEBIMAGE_` + the option's name).
+enum Env {
+    static func string(_ name: String) -> String? {
+        ProcessInfo.processInfo.environment["WEBIMAGE_" + name].flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    static func int(_ name: String) -> Int? { string(name).flatMap { Int($0) } }
+
+    static func double(_ name: String) -> Double? { string(name).flatMap { Double($0) } }
+
+    static func flag(_ name: String) -> Bool { ["1", "true", "yes"].contains(string(name)?.lowercased() ?? "") }
+
+    static func list(_ name: String) -> [String] {
+        string(name).map { $0.split(separator: ",").map(String.init) } ?? []
+    }
+}

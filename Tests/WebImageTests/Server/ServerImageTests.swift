@@ -1,0 +1,134 @@
+import Foundation
+import Testing
+@testable import WebImage
+@testable import WebImageServer
+
+/// `webimage serve` end to end: real HTTP to the server on loopback, which fetches from the
+/// loopback origin, resizes and encodes. Sizes are checked on the decoded result.
+@Suite("Server: images over HTTP")
+struct ServerImageTests {
+    let photo: [UInt8] = Array(try! JPEGFixtures.encode(TestBitmaps.gradient(width: 400, height: 300)))
+
+    private func source(_ origin: TestOrigin, _ path: String = "/photo.jpg") -> String {
+        "http://127.0.0.1:\(origin.port)\(path)"
+    }
+
+    @Test func aFitResizeIsServedWithItsHeaders() async throws {
+        try await withTestOrigin { origin in
+            origin.setRoute("/photo.jpg", .data(photo, contentType: "image/jpeg"))
+            try await withImageServer(loopbackServerConfiguration()) { server in
+                let reply = try await server.get("/insecure/rs:fit:200:200/plain/\(source(origin))")
+                #expect(reply.status == 200)
+                #expect(reply.header("Content-Type") == "image/jpeg")
+                #expect(reply.header("Cache-Control") == "public, max-age=31536000")
+                #expect(reply.header("X-Content-Type-Options") == "nosniff")
+                #expect(reply.header("Content-Disposition") == "inline; filename=\"photo.jpg\"")
+                #expect(reply.header("ETag")?.hasPrefix("\"") == true)
+                #expect(try server.decode(reply).pixelSize == PixelSize(width: 200, height: 150))
+            }
+        }
+    }
+
+    @Test func theExtensionPicksTheFormatAndTheBase64FormWorks() async throws {
+        try await withTestOrigin { origin in
+            origin.setRoute("/photo.jpg", .data(photo, contentType: "image/jpeg"))
+            try await withImageServer(loopbackServerConfiguration()) { server in
+                let encoded = Data(source(origin).utf8).base64EncodedString()
+                    .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+                    .replacingOccurrences(of: "=", with: "")
+                let reply = try await server.get("/_/rs:fill:100:100/\(encoded).webp")
+                #expect(reply.status == 200)
+                #expect(reply.header("Content-Type") == "image/webp")
+                let image = try server.decode(reply)
+                #expect(image.format == .webp)
+                #expect(image.pixelSize == PixelSize(width: 100, height: 100))
+            }
+        }
+    }
+
+    @Test func aMatchingETagIsAnswered304() async throws {
+        try await withTestOrigin { origin in
+            origin.setRoute("/photo.jpg", .data(photo, contentType: "image/jpeg"))
+            try await withImageServer(loopbackServerConfiguration()) { server in
+                let path = "/insecure/w:64/plain/\(source(origin))@png"
+                let first = try await server.get(path)
+                let etag = try #require(first.header("ETag"))
+                let again = try await server.get(path, headers: [("If-None-Match", etag)])
+                #expect(again.status == 304)
+                #expect(again.body.isEmpty)
+                #expect(again.header("ETag") == etag)
+                // The result came from the result cache: the origin saw one request.
+                #expect(origin.requestCount("/photo.jpg") == 1)
+            }
+        }
+    }
+
+    @Test func sourcesOnPrivateAddressesAreRefusedByDefault() async throws {
+        try await withTestOrigin { origin in
+            origin.setRoute("/photo.jpg", .data(photo, contentType: "image/jpeg"))
+            try await withImageServer { server in
+                let reply = try await server.get("/insecure/rs:fit:50:50/plain/\(source(origin))")
+                #expect(reply.status == 403)
+                #expect(reply.error?.name == "source_forbidden")
+                #expect(origin.requestCount("/photo.jpg") == 0)
+            }
+        }
+    }
+
+    @Test func sourceFailuresMapToImgproxyStatuses() async throws {
+        try await withTestOrigin { origin in
+            origin.setRoute("/missing.jpg", .status(404))
+            origin.setRoute("/broken.jpg", .status(500))
+            origin.setRoute("/text.jpg", .data(Array("hello, not an image".utf8), contentType: "image/jpeg"))
+            try await withImageServer(loopbackServerConfiguration()) { server in
+                let missing = try await server.get("/insecure/w:50/plain/\(source(origin, "/missing.jpg"))")
+                #expect(missing.status == 404)
+                #expect(missing.error?.name == "source_not_found")
+                let broken = try await server.get("/insecure/w:50/plain/\(source(origin, "/broken.jpg"))")
+                #expect(broken.status == 502)
+                let text = try await server.get("/insecure/w:50/plain/\(source(origin, "/text.jpg"))")
+                #expect(text.status == 422)
+                #expect(text.header("Content-Type") == "application/json")
+                let scheme = try await server.get("/insecure/w:50/plain/file:///etc/passwd")
+                #expect(scheme.status == 400)
+                #expect(scheme.error?.name == "invalid_source")
+            }
+        }
+    }
+
+    @Test func signedURLsAreCheckedAndBadOnesRefused() async throws {
+        let key = "943b421c9eb07c830af81030552c86009268de4e532ba2ee2eab8247c6da0881"
+        let salt = "520f986b998545b4785e0defbc4f3c1203f22de2374a3d53cb7a7fe9fea309c5"
+        try await withTestOrigin { origin in
+            origin.setRoute("/photo.jpg", .data(photo, contentType: "image/jpeg"))
+            let configuration = loopbackServerConfiguration { $0.keys = [key]; $0.salts = [salt] }
+            try await withImageServer(configuration) { server in
+                let path = "/rs:fit:80:80/plain/\(source(origin))"
+                let signer = try URLSigner(keys: [key], salts: [salt])
+                let good = try await server.get("/\(signer.signature(for: path))\(path)")
+                #expect(good.status == 200)
+                let bad = try await server.get("/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA\(path)")
+                #expect(bad.status == 403)
+                #expect(bad.error?.name == "invalid_signature")
+                let unsigned = try await server.get("/insecure\(path)")
+                #expect(unsigned.status == 403)
+            }
+        }
+    }
+
+    @Test func unknownOptionsAndOtherPathsAreClearErrors() async throws {
+        try await withImageServer(loopbackServerConfiguration()) { server in
+            let unknown = try await server.get("/insecure/frobnicate:3/plain/http://127.0.0.1:1/a.jpg")
+            #expect(unknown.status == 400)
+            #expect(unknown.error?.message.contains("frobnicate") == true)
+            let health = try await server.get("/health")
+            #expect(health.status == 200)
+            let object = try #require(try JSONSerialization.jsonObject(with: health.body) as? [String: Any])
+            #expect(object["status"] as? String == "ok")
+            let post = try await server.get("/health", method: .POST)
+            #expect(post.status == 405)
+            let long = try await server.get("/insecure/w:1/plain/http://a.test/" + String(repeating: "a", count: 9000))
+            #expect(long.status == 414)
+        }
+    }
+}
