@@ -10,8 +10,8 @@ import WebImage
 enum ImageProcessor {
     static func process(_ image: Image, options: ProcessingOptions, maxResultDimension: Int) throws -> Image {
         var image = image
-        if options.rotate % 360 != 0 {
-            image = try apply(RotationTransformer(angle: -Double(options.rotate), fitSize: true), to: image)
+        if let turn = quarterTurn(options.rotate) {
+            image = Image(bitmap: image.bitmap.applying(turn), format: image.format)
         }
         let plan = ResizePlan(options: options, sourceSize: image.pixelSize)
         if let crop = plan.sourceCrop {
@@ -39,6 +39,17 @@ enum ImageProcessor {
             image = try apply(ResizingTransformer(size: box, scaleMode: .aspectFit), to: image)
         }
         return image
+    }
+
+    /// The exact pixel turn for a clockwise rotation by `degrees` (a multiple of 90), as the EXIF
+    /// orientation that displays a stored image turned that way; nil for none.
+    static func quarterTurn(_ degrees: Int) -> EXIFOrientation? {
+        switch ((degrees % 360) + 360) % 360 {
+        case 90: .right
+        case 180: .down
+        case 270: .left
+        default: nil
+        }
     }
 
     private static func apply(_ transformer: some ImageTransforming, to image: Image) throws -> Image {

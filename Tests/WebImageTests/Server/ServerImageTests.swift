@@ -132,3 +132,62 @@ struct ServerImageTests {
         }
     }
 }
+
+/// Back-pressure and the processing order on pixels.
+@Suite("Server: limits and processing")
+struct ServerLimitTests {
+    let photo: [UInt8] = Array(try! JPEGFixtures.encode(TestBitmaps.gradient(width: 400, height: 300)))
+
+    @Test func aRequestBeyondTheWorkersAndTheQueueIsRefusedWith429() async throws {
+        try await withTestOrigin { origin in
+            let gate = TestGate()
+            var held = TestOriginRoute.data(photo, contentType: "image/jpeg")
+            held.mode = .gated(100, gate)
+            origin.setRoute("/held.jpg", held)
+            origin.setRoute("/other.jpg", .data(photo, contentType: "image/jpeg"))
+            let configuration = loopbackServerConfiguration { $0.workers = 1; $0.maxQueue = 0 }
+            try await withImageServer(configuration) { server in
+                async let first = server.get("/insecure/w:100/plain/http://127.0.0.1:\(origin.port)/held.jpg")
+                // The first request holds the only worker while its source is held at the origin.
+                await origin.waitForRequest("/held.jpg")
+                let refused = try await server.get("/insecure/w:100/plain/http://127.0.0.1:\(origin.port)/other.jpg")
+                #expect(refused.status == 429)
+                #expect(refused.header("Retry-After") == "1")
+                #expect(refused.error?.name == "too_many_requests")
+                #expect(origin.requestCount("/other.jpg") == 0)
+                gate.open()
+                #expect(try await first.status == 200)
+                // The worker is free again.
+                let later = try await server.get("/insecure/w:100/plain/http://127.0.0.1:\(origin.port)/other.jpg")
+                #expect(later.status == 200)
+            }
+        }
+    }
+
+    @Test func rotationFlipAndCropLandWhereImgproxyPutsThem() async throws {
+        // Quadrants: red top-left, green top-right, blue bottom-left, yellow bottom-right.
+        let quadrants = try CodersManager().encode(Image(bitmap: TestBitmaps.quadrants(width: 80, height: 60)), as: .png,
+                                                  options: .default)
+        try await withTestOrigin { origin in
+            origin.setRoute("/q.png", .data(Array(quadrants), contentType: "image/png"))
+            try await withImageServer(loopbackServerConfiguration()) { server in
+                let base = "plain/http://127.0.0.1:\(origin.port)/q.png@png"
+                // A clockwise quarter turn: the top-left (red) quadrant goes to the top-right.
+                let turned = try server.decode(try await server.get("/insecure/rot:90/\(base)"))
+                #expect(turned.pixelSize == PixelSize(width: 60, height: 80))
+                #expect(turned.bitmap.pixel(x: 45, y: 10) == TestBitmaps.red)
+                // A horizontal flip: red goes to the top-right.
+                let flipped = try server.decode(try await server.get("/insecure/fl:1/\(base)"))
+                #expect(flipped.bitmap.pixel(x: 70, y: 10) == TestBitmaps.red)
+                // A crop of the bottom-right quarter, before resizing: all white.
+                let cropped = try server.decode(try await server.get("/insecure/c:40:30:soea/\(base)"))
+                #expect(cropped.pixelSize == PixelSize(width: 40, height: 30))
+                #expect(cropped.bitmap.pixel(x: 20, y: 15) == TestBitmaps.yellow)
+                // Extended to 100×100 on a background: the image sits in the middle.
+                let extended = try server.decode(try await server.get("/insecure/rs:fit:100:100:0:1/bg:000000/\(base)"))
+                #expect(extended.pixelSize == PixelSize(width: 100, height: 100))
+                #expect(extended.bitmap.pixel(x: 50, y: 5) == RGBA(r: 0, g: 0, b: 0, a: 255))
+            }
+        }
+    }
+}
