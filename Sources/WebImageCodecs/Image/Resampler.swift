@@ -19,63 +19,92 @@ public enum Resampler {
     }
 
     /// The `window` part of `bitmap` scaled to exactly `size` (used for aspect-fill crops).
+    ///
+    /// Rows are resampled horizontally into a small ring of float rows (as many as the vertical
+    /// filter spans), and each destination row is made from the ring as soon as its source rows
+    /// are in it: the intermediate image is never held whole, so a resize touches no memory
+    /// besides its result and a few kilobytes (fresh pages are dear, see ``BitmapMemory``).
     static func resize(_ bitmap: Bitmap, window: Window, to size: PixelSize) -> Bitmap {
         precondition(!size.isEmpty && window.width > 0 && window.height > 0, "empty resize")
         let alpha = bitmap.hasAlpha
         let xTaps = Taps(source: bitmap.width, start: window.x, length: window.width, count: size.width)
         let yTaps = Taps(source: bitmap.height, start: window.y, length: window.height, count: size.height)
-        let srcW = bitmap.width, srcH = bitmap.height, dstW = size.width, dstH = size.height
+        let srcW = bitmap.width, dstW = size.width, dstH = size.height
+        let ringRows = (yTaps.counts.max() ?? 1) + 1
+        var ring = [SIMD4<Float>](repeating: .zero, count: ringRows * dstW)
+        var ringSource = [Int](repeating: -1, count: ringRows)
 
-        // Pass 1: horizontal, into a float buffer of dstW x srcH (premultiplied when alpha).
-        var mid = [Float](repeating: 0, count: dstW * srcH * 4)
-        bitmap.pixels.withUnsafeBufferPointer { src in
-            mid.withUnsafeMutableBufferPointer { m in
-                xTaps.withTables { first, counts, offsets, weights in
-                    for y in 0..<srcH {
-                        let srow = y &* srcW &* 4, mrow = y &* dstW &* 4
-                        for x in 0..<dstW {
-                            var r: Float = 0, g: Float = 0, b: Float = 0, a: Float = 0
-                            var i = srow &+ first[x] &* 4
-                            let base = offsets[x]
-                            for t in 0..<counts[x] {
-                                let w = weights[base &+ t]
-                                let pa = Float(src[i &+ 3])
-                                let f = alpha ? w * pa * (1 / 255) : w
-                                r += Float(src[i]) * f; g += Float(src[i &+ 1]) * f
-                                b += Float(src[i &+ 2]) * f; a += pa * w
-                                i &+= 4
+        return bitmap.pixels.withUnsafeBufferPointer { src in
+            ring.withUnsafeMutableBufferPointer { ring in
+                xTaps.withTables { xFirst, xCounts, xOffsets, xWeights in
+                    yTaps.withTables { yFirst, yCounts, yOffsets, yWeights in
+                        Bitmap(width: dstW, height: dstH) { out in
+                            for y in 0..<dstH {
+                                let rowStart = yFirst[y], tapCount = yCounts[y], base = yOffsets[y]
+                                // Make sure the source rows this destination row needs are in the ring.
+                                for t in 0..<tapCount {
+                                    let sourceRow = rowStart &+ t, slot = sourceRow % ringRows
+                                    guard ringSource[slot] != sourceRow else { continue }
+                                    ringSource[slot] = sourceRow
+                                    let row = UnsafeMutableBufferPointer(rebasing: ring[(slot &* dstW)..<(slot &* dstW &+ dstW)])
+                                    horizontal(src, row: sourceRow &* srcW &* 4, into: row, alpha: alpha,
+                                               first: xFirst, counts: xCounts, offsets: xOffsets, weights: xWeights)
+                                }
+                                // Vertical pass over the ring rows, into the RGBA8 result (un-premultiplied).
+                                for x in 0..<dstW {
+                                    var sum = SIMD4<Float>.zero
+                                    for t in 0..<tapCount {
+                                        let slot = (rowStart &+ t) % ringRows
+                                        sum += ring[slot &* dstW &+ x] * yWeights[base &+ t]
+                                    }
+                                    if alpha {
+                                        let scale: Float = sum.w > 0.001 ? 255 / sum.w : 0
+                                        sum = SIMD4(sum.x * scale, sum.y * scale, sum.z * scale, sum.w)
+                                    }
+                                    let rounded = (sum + 0.5).clamped(lowerBound: .zero, upperBound: SIMD4(repeating: 255))
+                                    let bytes = SIMD4<UInt8>(truncatingIfNeeded: SIMD4<Int32>(rounded, rounding: .towardZero))
+                                    let o = (y &* dstW &+ x) &* 4
+                                    out[o] = bytes.x; out[o &+ 1] = bytes.y; out[o &+ 2] = bytes.z; out[o &+ 3] = bytes.w
+                                }
                             }
-                            let o = mrow &+ x &* 4
-                            m[o] = r; m[o &+ 1] = g; m[o &+ 2] = b; m[o &+ 3] = a
                         }
                     }
                 }
             }
         }
-        // Pass 2: vertical, into the RGBA8 result (un-premultiplied).
-        return mid.withUnsafeBufferPointer { m in
-            yTaps.withTables { first, counts, offsets, weights in
-                Bitmap(width: dstW, height: dstH) { out in
-                    for y in 0..<dstH {
-                        let rowStart = first[y], tapCount = counts[y], base = offsets[y]
-                        for x in 0..<dstW {
-                            var r: Float = 0, g: Float = 0, b: Float = 0, a: Float = 0
-                            var i = (rowStart &* dstW &+ x) &* 4
-                            for t in 0..<tapCount {
-                                let w = weights[base &+ t]
-                                r += m[i] * w; g += m[i &+ 1] * w; b += m[i &+ 2] * w; a += m[i &+ 3] * w
-                                i &+= dstW &* 4
-                            }
-                            if alpha {
-                                let scale: Float = a > 0.001 ? 255 / a : 0
-                                r *= scale; g *= scale; b *= scale
-                            }
-                            let o = (y &* dstW &+ x) &* 4
-                            out[o] = clamp8(r); out[o &+ 1] = clamp8(g)
-                            out[o &+ 2] = clamp8(b); out[o &+ 3] = clamp8(a)
-                        }
-                    }
+    }
+
+    /// One source row (starting at byte `row`) resampled horizontally into `into`, premultiplied
+    /// by alpha when the image has alpha.
+    @inline(__always)
+    private static func horizontal(_ src: UnsafeBufferPointer<UInt8>, row: Int, into out: UnsafeMutableBufferPointer<SIMD4<Float>>,
+                                   alpha: Bool, first: UnsafeBufferPointer<Int>, counts: UnsafeBufferPointer<Int>,
+                                   offsets: UnsafeBufferPointer<Int>, weights: UnsafeBufferPointer<Float>) {
+        if alpha {
+            for x in 0..<out.count {
+                var sum = SIMD4<Float>.zero
+                var i = row &+ first[x] &* 4
+                let base = offsets[x]
+                for t in 0..<counts[x] {
+                    let w = weights[base &+ t]
+                    let pixel = SIMD4<Float>(Float(src[i]), Float(src[i &+ 1]), Float(src[i &+ 2]), Float(src[i &+ 3]))
+                    let f = w * pixel.w * (1 / 255)
+                    sum += SIMD4(pixel.x * f, pixel.y * f, pixel.z * f, pixel.w * w)
+                    i &+= 4
                 }
+                out[x] = sum
+            }
+        } else {
+            for x in 0..<out.count {
+                var sum = SIMD4<Float>.zero
+                var i = row &+ first[x] &* 4
+                let base = offsets[x]
+                for t in 0..<counts[x] {
+                    let pixel = SIMD4<Float>(Float(src[i]), Float(src[i &+ 1]), Float(src[i &+ 2]), Float(src[i &+ 3]))
+                    sum += pixel * weights[base &+ t]
+                    i &+= 4
+                }
+                out[x] = sum
             }
         }
     }
