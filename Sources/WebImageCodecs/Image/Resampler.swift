@@ -33,9 +33,11 @@ public enum Resampler {
         let ringRows = (yTaps.counts.max() ?? 1) + 1
         var ring = [SIMD4<Float>](repeating: .zero, count: ringRows * dstW)
         var ringSource = [Int](repeating: -1, count: ringRows)
+        var sumRow = [SIMD4<Float>](repeating: .zero, count: dstW)
 
         return bitmap.pixels.withUnsafeBufferPointer { src in
             ring.withUnsafeMutableBufferPointer { ring in
+              sumRow.withUnsafeMutableBufferPointer { sum in
                 xTaps.withTables { xFirst, xCounts, xOffsets, xWeights in
                     yTaps.withTables { yFirst, yCounts, yOffsets, yWeights in
                         Bitmap(width: dstW, height: dstH) { out in
@@ -50,26 +52,31 @@ public enum Resampler {
                                     horizontal(src, row: sourceRow &* srcW &* 4, into: row, alpha: alpha,
                                                first: xFirst, counts: xCounts, offsets: xOffsets, weights: xWeights)
                                 }
-                                // Vertical pass over the ring rows, into the RGBA8 result (un-premultiplied).
+                                // Vertical pass: the weighted ring rows summed into `sum`, then
+                                // un-premultiplied and rounded into the RGBA8 result.
+                                for x in 0..<dstW { sum[x] = .zero }
+                                for t in 0..<tapCount {
+                                    let w = yWeights[base &+ t]
+                                    let ringRow = ring.baseAddress! + ((rowStart &+ t) % ringRows) &* dstW
+                                    for x in 0..<dstW { sum[x] += ringRow[x] * w }
+                                }
+                                let outRow = out.baseAddress! + y &* dstW &* 4
                                 for x in 0..<dstW {
-                                    var sum = SIMD4<Float>.zero
-                                    for t in 0..<tapCount {
-                                        let slot = (rowStart &+ t) % ringRows
-                                        sum += ring[slot &* dstW &+ x] * yWeights[base &+ t]
-                                    }
+                                    var value = sum[x]
                                     if alpha {
-                                        let scale: Float = sum.w > 0.001 ? 255 / sum.w : 0
-                                        sum = SIMD4(sum.x * scale, sum.y * scale, sum.z * scale, sum.w)
+                                        let scale: Float = value.w > 0.001 ? 255 / value.w : 0
+                                        value = SIMD4(value.x * scale, value.y * scale, value.z * scale, value.w)
                                     }
-                                    let rounded = (sum + 0.5).clamped(lowerBound: .zero, upperBound: SIMD4(repeating: 255))
-                                    let bytes = SIMD4<UInt8>(truncatingIfNeeded: SIMD4<Int32>(rounded, rounding: .towardZero))
-                                    let o = (y &* dstW &+ x) &* 4
-                                    out[o] = bytes.x; out[o &+ 1] = bytes.y; out[o &+ 2] = bytes.z; out[o &+ 3] = bytes.w
+                                    let rounded = (value + 0.5).clamped(lowerBound: .zero, upperBound: SIMD4(repeating: 255))
+                                    let o = x &* 4
+                                    outRow[o] = UInt8(rounded.x); outRow[o &+ 1] = UInt8(rounded.y)
+                                    outRow[o &+ 2] = UInt8(rounded.z); outRow[o &+ 3] = UInt8(rounded.w)
                                 }
                             }
                         }
                     }
                 }
+              }
             }
         }
     }
