@@ -38,10 +38,12 @@ public final class ImageServer: Sendable {
     /// `onRunning` is called with the port once the server listens.
     public func run(onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
         let application = makeApplication(onRunning: onRunning)
-        let group = ServiceGroup(configuration: .init(
+        var groupConfiguration = ServiceGroupConfiguration(
             services: [application],
             gracefulShutdownSignals: [.sigterm, .sigint],
-            logger: logger))
+            logger: logger)
+        groupConfiguration.maximumGracefulShutdownDuration = .milliseconds(Int(configuration.shutdownTimeout * 1000))
+        let group = ServiceGroup(configuration: groupConfiguration)
         try await group.run()
         await pipeline.shutdown()
     }

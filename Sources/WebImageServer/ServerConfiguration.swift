@@ -46,17 +46,12 @@ public struct ServerConfiguration: Sendable {
     public var workers = ProcessInfo.processInfo.activeProcessorCount
     /// Requests waiting for a worker beyond which new ones get 429.
     public var maxQueue = 256
-    /// The longest a request may take before it fails with 504.
-    public var requestTimeout: TimeInterval = 30
     /// The longest request target accepted (414 beyond).
     public var maxURLLength = 8192
     /// Results larger than this on either side are scaled down to it; 0 is no limit.
     public var maxResultDimension = 0
     /// Encodes WebP when the request's `Accept` names it and the URL names no format.
     public var autoWebP = false
-    /// Encodes AVIF when the request's `Accept` names it and the URL names no format (once the
-    /// AVIF encoder is there; until then the setting has no effect).
-    public var autoAVIF = false
     /// The quality of lossy results when the URL names none.
     public var defaultQuality = 80
     /// How long a graceful shutdown waits for requests in flight.

@@ -12,7 +12,7 @@ enum ResultResponse {
         headers[.eTag] = served.etag
         headers[.cacheControl] = cacheControl(served, ttl: configuration.ttl, now: now)
         headers[.xContentTypeOptions] = "nosniff"
-        if served.negotiated || configuration.autoWebP || configuration.autoAVIF { headers[.vary] = "Accept" }
+        if served.negotiated || configuration.autoWebP { headers[.vary] = "Accept" }
         if matches(request.headers[.ifNoneMatch], served.etag) {
             return Response(status: .notModified, headers: headers)
         }

@@ -191,3 +191,46 @@ struct ServerLimitTests {
         }
     }
 }
+
+/// What the configuration adds to URLs: presets and format negotiation.
+@Suite("Server: presets and negotiation")
+struct ServerConfigurationTests {
+    let photo: [UInt8] = Array(try! JPEGFixtures.encode(TestBitmaps.gradient(width: 400, height: 300)))
+
+    @Test func presetsApplyAndTheDefaultOneComesFirst() async throws {
+        try await withTestOrigin { origin in
+            origin.setRoute("/photo.jpg", .data(photo, contentType: "image/jpeg"))
+            let configuration = loopbackServerConfiguration {
+                $0.presets = ["default": "rs:fit:100:100", "square": "rs:fill:50:50"]
+            }
+            try await withImageServer(configuration) { server in
+                let source = "plain/http://127.0.0.1:\(origin.port)/photo.jpg"
+                let plain = try await server.get("/insecure/\(source)")
+                #expect(try server.decode(plain).pixelSize == PixelSize(width: 100, height: 75))
+                let square = try await server.get("/insecure/pr:square/\(source)")
+                #expect(try server.decode(square).pixelSize == PixelSize(width: 50, height: 50))
+                let unknown = try await server.get("/insecure/pr:round/\(source)")
+                #expect(unknown.status == 400)
+                #expect(unknown.error?.name == "unknown_preset")
+            }
+        }
+    }
+
+    @Test func autoWebPFollowsAcceptAndSaysVary() async throws {
+        try await withTestOrigin { origin in
+            origin.setRoute("/photo.jpg", .data(photo, contentType: "image/jpeg"))
+            try await withImageServer(loopbackServerConfiguration { $0.autoWebP = true }) { server in
+                let path = "/insecure/w:80/plain/http://127.0.0.1:\(origin.port)/photo.jpg"
+                let modern = try await server.get(path, headers: [("Accept", "image/avif,image/webp,*/*")])
+                #expect(modern.header("Content-Type") == "image/webp")
+                #expect(modern.header("Vary") == "Accept")
+                let old = try await server.get(path, headers: [("Accept", "image/jpeg")])
+                #expect(old.header("Content-Type") == "image/jpeg")
+                #expect(old.header("Vary") == "Accept")
+                // An explicit format wins over Accept.
+                let png = try await server.get(path + "@png", headers: [("Accept", "image/webp")])
+                #expect(png.header("Content-Type") == "image/png")
+            }
+        }
+    }
+}
