@@ -96,7 +96,7 @@ public final class ImageServer: Sendable {
         let accept = request.headers[.accept]
         do {
             let result = try await pipeline.result(for: target, accept: accept)
-            return ResultResponse.make(result, request: request, configuration: configuration)
+            return ResultResponse.make(result, request: request, configuration: configuration, now: configuration.now())
         } catch let error as ServerError {
             if error.status >= 500 {
                 logger.warning("request failed", metadata: ["target": "\(target)", "error": "\(error.message)"])

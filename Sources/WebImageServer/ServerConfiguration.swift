@@ -57,6 +57,9 @@ public struct ServerConfiguration: Sendable {
     /// How long a graceful shutdown waits for requests in flight.
     public var shutdownTimeout: TimeInterval = 20
 
+    /// The time in unix seconds, by which `exp` is judged (injectable, so tests need not wait).
+    public var now: @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) }
+
     /// A configuration with every default.
     public init() {}
 }

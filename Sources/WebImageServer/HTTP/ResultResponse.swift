@@ -7,7 +7,7 @@ import WebImage
 /// content type, a strong ETag, how long it may be cached, and how a browser should treat it.
 enum ResultResponse {
     static func make(_ served: ServedImage, request: Request, configuration: ServerConfiguration,
-                     now: Int64 = Int64(Date().timeIntervalSince1970)) -> Response {
+                     now: Int64) -> Response {
         var headers = HTTPFields()
         headers[.eTag] = served.etag
         headers[.cacheControl] = cacheControl(served, ttl: configuration.ttl, now: now)

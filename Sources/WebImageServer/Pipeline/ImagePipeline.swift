@@ -41,7 +41,7 @@ final class ImagePipeline: Sendable {
         let signer = configuration.keys.isEmpty && configuration.salts.isEmpty ? nil
             : try URLSigner(keys: configuration.keys, salts: configuration.salts,
                             signatureSize: configuration.signatureSize)
-        parser = try ImageURLParser(signer: signer, presets: configuration.presets)
+        parser = try ImageURLParser(signer: signer, presets: configuration.presets, now: configuration.now)
         limiter = WorkLimiter(workers: configuration.workers, maxQueue: configuration.maxQueue)
         coders = CodersManager()
 
@@ -71,6 +71,19 @@ final class ImagePipeline: Sendable {
 
     /// The result for `target` (the raw request target), its format negotiated with `accept`.
     func result(for target: String, accept: String?) async throws -> ServedImage {
+        // A request target seen before is answered without parsing it again: its signature was
+        // checked then and cannot have changed; only its expiry can have passed.
+        let acceptsWebP = configuration.autoWebP && (accept?.contains("image/webp") ?? false)
+        let targetKey = (acceptsWebP ? "target webp " : "target ") + target
+        if let hit = results?.get(targetKey), hit.expires.map({ $0 <= 0 || $0 >= parser.now() }) ?? true {
+            return hit
+        }
+        let served = try await parsedResult(for: target, acceptsWebP: acceptsWebP)
+        results?.set(served, for: targetKey)
+        return served
+    }
+
+    private func parsedResult(for target: String, acceptsWebP: Bool) async throws -> ServedImage {
         let parsed: ParsedImageURL
         do {
             parsed = try parser.parse(target)
@@ -78,8 +91,7 @@ final class ImagePipeline: Sendable {
             throw ServerError(status: error.status, name: error.name, message: error.message)
         }
         let source = try checkedSource(parsed.source)
-        let negotiated = parsed.options.format == nil && configuration.autoWebP
-            && (accept?.contains("image/webp") ?? false)
+        let negotiated = parsed.options.format == nil && acceptsWebP
         let format = parsed.options.format ?? (negotiated ? .webp : nil)
         let key = parsed.canonicalKey + "|" + (format?.rawValue ?? "source")
         if let hit = results?.get(key) { return hit }

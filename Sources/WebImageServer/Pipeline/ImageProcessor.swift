@@ -31,6 +31,9 @@ enum ImageProcessor {
         if options.blur > 0 {
             image = try apply(BlurTransformer(radius: options.blur), to: image)
         }
+        if options.sharpen > 0 {
+            image = try sharpen(image, sigma: options.sharpen)
+        }
         if let canvas = plan.canvas, canvas != image.pixelSize {
             image = extend(image, to: canvas, at: plan.imageOrigin, background: options.background ?? .clear)
         }
@@ -57,6 +60,27 @@ enum ImageProcessor {
             throw WebImageError(.badImageData, "The image could not be processed (\(type(of: transformer))).")
         }
         return result
+    }
+
+    /// An unsharp mask: each colour moved away from its blurred neighbourhood by as much again
+    /// (`2 × pixel − blurred`), alpha kept.
+    private static func sharpen(_ image: Image, sigma: Double) throws -> Image {
+        let blurred = try apply(BlurTransformer(radius: sigma), to: image).bitmap
+        let source = image.bitmap
+        let bitmap = Bitmap(width: source.width, height: source.height) { out in
+            source.pixels.withUnsafeBufferPointer { pixels in
+                blurred.pixels.withUnsafeBufferPointer { soft in
+                    for index in 0..<out.count {
+                        if index & 3 == 3 {
+                            out[index] = pixels[index]
+                        } else {
+                            out[index] = UInt8(clamping: 2 * Int(pixels[index]) - Int(soft[index]))
+                        }
+                    }
+                }
+            }
+        }
+        return Image(bitmap: bitmap, format: image.format)
     }
 
     /// The image placed on a `canvas`-sized bitmap of `background`, its top-left corner at `origin`.

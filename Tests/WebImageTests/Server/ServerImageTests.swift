@@ -234,3 +234,65 @@ struct ServerConfigurationTests {
         }
     }
 }
+
+/// Sharpening raises the contrast of an edge and leaves flat areas as they are.
+@Suite("Server: sharpen")
+struct ServerSharpenTests {
+    @Test func sharpeningSteepensAnEdge() async throws {
+        // Left half dark grey, right half light grey, as lossless PNG.
+        let edge = Bitmap(width: 40, height: 10) { out in
+            for index in stride(from: 0, to: out.count, by: 4) {
+                let x = (index / 4) % 40
+                let value: UInt8 = x < 20 ? 80 : 160
+                out[index] = value; out[index + 1] = value; out[index + 2] = value; out[index + 3] = 255
+            }
+        }
+        let png = try CodersManager().encode(Image(bitmap: edge), as: .png, options: .default)
+        try await withTestOrigin { origin in
+            origin.setRoute("/edge.png", .data(Array(png), contentType: "image/png"))
+            try await withImageServer(loopbackServerConfiguration()) { server in
+                let base = "plain/http://127.0.0.1:\(origin.port)/edge.png@png"
+                let plain = try server.decode(try await server.get("/insecure/\(base)")).bitmap
+                let sharp = try server.decode(try await server.get("/insecure/sh:2/\(base)")).bitmap
+                // Next to the edge the dark side gets darker and the light side lighter.
+                #expect(sharp.pixel(x: 19, y: 5).r < plain.pixel(x: 19, y: 5).r)
+                #expect(sharp.pixel(x: 20, y: 5).r > plain.pixel(x: 20, y: 5).r)
+                // Far from the edge nothing changes.
+                #expect(sharp.pixel(x: 2, y: 5) == plain.pixel(x: 2, y: 5))
+                #expect(sharp.pixel(x: 38, y: 5) == plain.pixel(x: 38, y: 5))
+            }
+        }
+    }
+}
+
+/// `exp`: the URL works until its time, its max-age counts down to it, and a cached result is not
+/// served after it.
+@Suite("Server: expiring URLs")
+struct ServerExpiryTests {
+    @Test func aCachedResultIsRefusedOnceItsURLExpired() async throws {
+        let photo = Array(try JPEGFixtures.encode(TestBitmaps.gradient(width: 120, height: 90)))
+        let clock = Watched<Int64>(1_800_000_000)
+        try await withTestOrigin { origin in
+            origin.setRoute("/photo.jpg", .data(photo, contentType: "image/jpeg"))
+            let configuration = loopbackServerConfiguration { $0.now = { clock.value } }
+            try await withImageServer(configuration) { server in
+                let path = "/insecure/exp:1800000600/w:60/plain/http://127.0.0.1:\(origin.port)/photo.jpg"
+                let fresh = try await server.get(path)
+                #expect(fresh.status == 200)
+                #expect(fresh.header("Cache-Control") == "public, max-age=600")
+                clock.update { $0 += 599 }
+                let cached = try await server.get(path)
+                #expect(cached.status == 200)
+                #expect(cached.header("Cache-Control") == "public, max-age=1")
+                // At its time the URL still answers, with nothing left to cache; a second later it is gone.
+                clock.update { $0 += 1 }
+                #expect(try await server.get(path).header("Cache-Control") == "no-cache")
+                clock.update { $0 += 1 }
+                let expired = try await server.get(path)
+                #expect(expired.status == 410)
+                #expect(expired.error?.name == "expired")
+                #expect(origin.requestCount("/photo.jpg") == 1)
+            }
+        }
+    }
+}
