@@ -78,6 +78,9 @@ let package = Package(
             dependencies: [
                 "WebImage", "WebImageServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                // `webimage serve` makes its Prometheus registry the swift-metrics backend.
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import Logging
 import NIOCore
+import Prometheus
 import ServiceLifecycle
 import Synchronization
 import WebImage
@@ -16,17 +17,21 @@ public final class ImageServer: Sendable {
     /// What the server was told.
     public let configuration: ServerConfiguration
     let pipeline: ImagePipeline
+    let metrics: ServerMetrics
     let logger: Logger
     let startedAt: ContinuousClock.Instant
     private let boundPort = Mutex<Int?>(nil)
     private let requestsInFlight = Atomic<Int>(0)
 
-    /// A server for `configuration`; throws a ``ServerError``-described configuration error (a bad
-    /// key or salt, an unusable cache directory).
-    public init(configuration: ServerConfiguration, logger: Logger = Logger(label: "webimage.serve")) throws {
+    /// A server for `configuration`; throws for a configuration it cannot use (a bad key or salt,
+    /// a malformed preset). `/metrics` prints `registry`: make it swift-metrics' backend too
+    /// (`PrometheusMetricsFactory`) to see the library's download and cache metrics there.
+    public init(configuration: ServerConfiguration, logger: Logger = Logger(label: "webimage.serve"),
+                registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry()) throws {
         self.configuration = configuration
         self.logger = logger
-        self.pipeline = try ImagePipeline(configuration: configuration, logger: logger)
+        self.metrics = ServerMetrics(registry: registry)
+        self.pipeline = try ImagePipeline(configuration: configuration, logger: logger, metrics: metrics)
         self.startedAt = .now
     }
 
@@ -73,6 +78,14 @@ public final class ImageServer: Sendable {
     func respond(to request: Request) async -> Response {
         requestsInFlight.add(1, ordering: .relaxed)
         defer { requestsInFlight.subtract(1, ordering: .relaxed) }
+        let start = ContinuousClock.now
+        let response = await route(request)
+        metrics.requestFinished(status: response.status.code)
+        metrics.record(.total, ContinuousClock.now - start)
+        return response
+    }
+
+    private func route(_ request: Request) async -> Response {
         let target = request.head.path ?? "/"
         guard request.method == .get || request.method == .head else {
             return errorResponse(ServerError(status: 405, name: "method_not_allowed",
@@ -81,6 +94,11 @@ public final class ImageServer: Sendable {
         switch target {
         case "/health":
             return healthResponse()
+        case "/metrics":
+            var headers = HTTPFields()
+            headers[.contentType] = "text/plain; version=0.0.4"
+            return Response(status: .ok, headers: headers,
+                            body: .init(byteBuffer: ByteBuffer(string: metrics.text())))
         case "/favicon.ico", "/robots.txt":
             return errorResponse(ServerError(status: 404, name: "not_found", message: "Not found."))
         default:

@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
 import Logging
+import Metrics
+import Prometheus
 import WebImage
 import WebImageServer
 
@@ -124,9 +126,12 @@ struct ServeCommand: AsyncParsableCommand {
     func run() async throws {
         var logger = Logger(label: "webimage.serve")
         logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
+        // The library's download and cache metrics go to the registry `/metrics` prints.
+        let registry = PrometheusCollectorRegistry()
+        MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
         let server: ImageServer
         do {
-            server = try ImageServer(configuration: serverConfiguration(), logger: logger)
+            server = try ImageServer(configuration: serverConfiguration(), logger: logger, registry: registry)
         } catch {
             throw ValidationError("\(error)")
         }

@@ -32,12 +32,14 @@ final class ImagePipeline: Sendable {
     let manager: ImageManager
     let coders: CodersManager
     let results: ResultMemoryCache?
+    let metrics: ServerMetrics
     let logger: Logger
     private let inFlight = Mutex<[String: Task<ServedImage, any Error>]>([:])
 
-    init(configuration: ServerConfiguration, logger: Logger) throws {
+    init(configuration: ServerConfiguration, logger: Logger, metrics: ServerMetrics) throws {
         self.configuration = configuration
         self.logger = logger
+        self.metrics = metrics
         let signer = configuration.keys.isEmpty && configuration.salts.isEmpty ? nil
             : try URLSigner(keys: configuration.keys, salts: configuration.salts,
                             signatureSize: configuration.signatureSize)
@@ -127,10 +129,22 @@ final class ImagePipeline: Sendable {
 
     private func make(_ parsed: ParsedImageURL, source: URL, format: ImageFormat?,
                       negotiated: Bool) async throws -> ServedImage {
-        try await limiter.run {
-            let image = try await fetch(source, options: parsed.options)
+        let queued = ContinuousClock.now
+        return try await limiter.run {
+            let started = ContinuousClock.now
+            metrics.record(.queue, started - queued)
+            let decodeTime = Mutex<Duration>(.zero)
+            let image = try await fetch(source, options: parsed.options) { duration in
+                decodeTime.withLock { $0 += duration }
+            }
+            let fetched = ContinuousClock.now
+            let decoding = decodeTime.withLock { $0 }
+            metrics.record(.decode, decoding)
+            metrics.record(.download, fetched - started - decoding)
             let processed = try ImageProcessor.process(image, options: parsed.options,
                                                       maxResultDimension: configuration.maxResultDimension)
+            let transformed = ContinuousClock.now
+            metrics.record(.transform, transformed - fetched)
             let output = outputFormat(format, for: processed)
             var encodeOptions = EncodeOptions(compressionQuality: Double(quality(for: output, options: parsed.options)) / 100)
             encodeOptions.firstFrameOnly = true
@@ -141,6 +155,7 @@ final class ImagePipeline: Sendable {
             } catch let error as WebImageError {
                 throw ServerError(status: 422, name: "encoding_failed", message: error.message)
             }
+            metrics.record(.encode, ContinuousClock.now - transformed)
             return ServedImage(body: ByteBuffer(bytes: data), format: output, etag: Self.etag(of: data),
                                filenameStem: parsed.options.filename ?? Self.stem(of: source),
                                returnAttachment: parsed.options.returnAttachment, expires: parsed.options.expires,
@@ -149,12 +164,14 @@ final class ImagePipeline: Sendable {
     }
 
     /// The decoded source, at the size the result needs.
-    private func fetch(_ source: URL, options: ProcessingOptions) async throws -> Image {
+    private func fetch(_ source: URL, options: ProcessingOptions,
+                       decoded: @escaping @Sendable (Duration) -> Void) async throws -> Image {
         var context = WebImageContext()
         context.imageCoder = PlannedSourceCoder(coders: coders, options: options,
                                                 maxPixels: options.maxSourceResolution.map { Int($0 * 1_000_000) }
                                                     ?? configuration.maxSourceResolution,
-                                                firstFrameOnly: configuration.maxAnimationFrames <= 1)
+                                                firstFrameOnly: configuration.maxAnimationFrames <= 1,
+                                                decoded: decoded)
         context.queryCacheType = configuration.noCache ? ImageCacheType.none : .disk
         context.storeCacheType = configuration.noCache ? ImageCacheType.none : .disk
         var loadOptions: WebImageOptions = [.retryFailed]

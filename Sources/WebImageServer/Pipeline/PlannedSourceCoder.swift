@@ -11,12 +11,20 @@ struct PlannedSourceCoder: ImageCoding {
     /// The most pixels a source may have.
     let maxPixels: Int
     let firstFrameOnly: Bool
+    /// Told how long each decode took (for the server's stage metrics).
+    let decoded: @Sendable (Duration) -> Void
 
     func canDecode(_ data: Data) -> Bool { coders.canDecode(data) }
 
     func imageInfo(for data: Data) -> ImageInfo? { coders.imageInfo(for: data) }
 
     func decode(_ data: Data, options decodeOptions: DecodeOptions) throws -> Image {
+        let start = ContinuousClock.now
+        defer { decoded(ContinuousClock.now - start) }
+        return try plannedDecode(data, options: decodeOptions)
+    }
+
+    private func plannedDecode(_ data: Data, options decodeOptions: DecodeOptions) throws -> Image {
         guard let info = coders.imageInfo(for: data) else {
             return try coders.decode(data, options: limited(decodeOptions))
         }

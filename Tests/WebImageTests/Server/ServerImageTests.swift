@@ -296,3 +296,33 @@ struct ServerExpiryTests {
         }
     }
 }
+
+/// `/metrics`: Prometheus text that counts what happened.
+@Suite("Server: metrics")
+struct ServerMetricsTests {
+    @Test func metricsCountRequestsByStatusAndTimeEveryStage() async throws {
+        let photo = Array(try JPEGFixtures.encode(TestBitmaps.gradient(width: 120, height: 90)))
+        try await withTestOrigin { origin in
+            origin.setRoute("/photo.jpg", .data(photo, contentType: "image/jpeg"))
+            try await withImageServer(loopbackServerConfiguration()) { server in
+                let source = "plain/http://127.0.0.1:\(origin.port)/photo.jpg"
+                #expect(try await server.get("/insecure/w:60/\(source)").status == 200)
+                #expect(try await server.get("/insecure/w:60/\(source)").status == 200)
+                #expect(try await server.get("/insecure/nope:1/\(source)").status == 400)
+                let reply = try await server.get("/metrics")
+                #expect(reply.status == 200)
+                #expect(reply.header("Content-Type")?.hasPrefix("text/plain") == true)
+                let text = String(decoding: reply.body, as: UTF8.self)
+                let lines = Set(text.split(separator: "\n").map(String.init))
+                #expect(lines.contains(#"webimage_serve_requests_total{status="200"} 2"#), "\(text)")
+                #expect(lines.contains(#"webimage_serve_requests_total{status="400"} 1"#))
+                // One request was processed (the second was a result-cache hit): one sample per stage.
+                for stage in ["queue", "download", "decode", "transform", "encode"] {
+                    #expect(lines.contains(#"webimage_serve_stage_duration_seconds_count{stage="\#(stage)"} 1"#), "\(stage)")
+                }
+                #expect(lines.contains(#"webimage_serve_stage_duration_seconds_count{stage="total"} 3"#))
+                #expect(text.contains("# TYPE webimage_serve_stage_duration_seconds histogram"))
+            }
+        }
+    }
+}

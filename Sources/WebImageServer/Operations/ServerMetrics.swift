@@ -1,0 +1,54 @@
+import Prometheus
+
+/// The server's own metrics, in a Prometheus registry that `/metrics` prints: requests by status
+/// and the time spent in each stage. The CLI also makes the registry the swift-metrics backend,
+/// so the library's download and cache metrics appear beside them.
+final class ServerMetrics: Sendable {
+    /// The stages a request's time is split into.
+    enum Stage: String, CaseIterable, Sendable {
+        /// Waiting for a worker slot.
+        case queue
+        /// Fetching the source (or reading it from the disk cache), without decoding it.
+        case download
+        case decode
+        case transform
+        case encode
+        /// The whole request, as the server saw it.
+        case total
+    }
+
+    let registry: PrometheusCollectorRegistry
+    private let stages: [Stage: DurationHistogram]
+
+    static let buckets: [Duration] = [.milliseconds(1), .milliseconds(2), .milliseconds(5), .milliseconds(10),
+                                      .milliseconds(25), .milliseconds(50), .milliseconds(100), .milliseconds(250),
+                                      .milliseconds(500), .seconds(1), .seconds(2), .seconds(5), .seconds(10)]
+
+    init(registry: PrometheusCollectorRegistry) {
+        self.registry = registry
+        let descriptor = MetricNameDescriptor(
+            namespace: "webimage", subsystem: "serve", metricName: "stage_duration", unitName: "seconds",
+            helpText: "Time spent in each stage of a request.")
+        var stages: [Stage: DurationHistogram] = [:]
+        for stage in Stage.allCases {
+            stages[stage] = registry.makeDurationHistogram(descriptor: descriptor, labels: [("stage", stage.rawValue)],
+                                                           buckets: Self.buckets)
+        }
+        self.stages = stages
+    }
+
+    func record(_ stage: Stage, _ duration: Duration) {
+        stages[stage]?.record(duration)
+    }
+
+    /// Counts a finished request under its HTTP status.
+    func requestFinished(status: Int) {
+        registry.makeCounter(
+            descriptor: MetricNameDescriptor(namespace: "webimage", subsystem: "serve", metricName: "requests",
+                                             unitName: "total", helpText: "Requests answered, by HTTP status."),
+            labels: [("status", String(status))]).increment()
+    }
+
+    /// The Prometheus text exposition of everything in the registry.
+    func text() -> String { registry.emitToString() }
+}
