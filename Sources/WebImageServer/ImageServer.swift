@@ -40,11 +40,17 @@ public final class ImageServer: Sendable {
 
     /// Listens and serves until SIGTERM or SIGINT, then stops accepting connections, lets the
     /// requests in flight finish (within ``ServerConfiguration/shutdownTimeout``) and returns.
-    /// `onRunning` is called with the port once the server listens.
-    public func run(onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
+    /// `onRunning` is called with the port once the server listens, `onStopping` with the number
+    /// of requests in flight when the shutdown begins.
+    public func run(onRunning: @escaping @Sendable (Int) async -> Void = { _ in },
+                    onStopping: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
         let application = makeApplication(onRunning: onRunning)
+        let notice = ShutdownNotice { [self] in
+            await onStopping(requestsInFlight.load(ordering: .relaxed))
+        }
         var groupConfiguration = ServiceGroupConfiguration(
-            services: [application],
+            services: [.init(service: application),
+                       .init(service: notice, successTerminationBehavior: .ignore)],
             gracefulShutdownSignals: [.sigterm, .sigint],
             logger: logger)
         groupConfiguration.maximumGracefulShutdownDuration = .milliseconds(Int(configuration.shutdownTimeout * 1000))
@@ -150,5 +156,15 @@ public final class ImageServer: Sendable {
         if let retryAfter = error.retryAfter { headers[.retryAfter] = String(retryAfter) }
         return Response(status: .init(code: error.status), headers: headers,
                         body: .init(byteBuffer: ByteBuffer(bytes: error.body)))
+    }
+}
+
+/// A service that only waits for the graceful shutdown to begin, and says so.
+private struct ShutdownNotice: Service {
+    let onStopping: @Sendable () async -> Void
+
+    func run() async throws {
+        try? await gracefulShutdown()
+        await onStopping()
     }
 }

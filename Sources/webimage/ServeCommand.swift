@@ -135,9 +135,11 @@ struct ServeCommand: AsyncParsableCommand {
         } catch {
             throw ValidationError("\(error)")
         }
-        try await server.run { port in
+        try await server.run(onRunning: { port in
             FileHandle.standardOutput.write(Data("webimage serve: listening on http://\(host):\(port)/\n".utf8))
-        }
+        }, onStopping: { inFlight in
+            FileHandle.standardOutput.write(Data("webimage serve: stopping; \(inFlight) request(s) in flight\n".utf8))
+        })
     }
 }
 
