@@ -30,8 +30,12 @@ enum WebPEncoder {
         picture.width = Int32(bitmap.width)
         picture.height = Int32(bitmap.height)
         defer { WebPPictureFree(&picture) }
+        // An opaque bitmap goes in without its alpha channel: libwebp then neither stores an
+        // alpha plane nor scans one to find it is all opaque.
+        let opaque = !bitmap.hasAlpha
         let imported = bitmap.pixels.withUnsafeBufferPointer {
-            WebPPictureImportRGBA(&picture, $0.baseAddress, Int32(bitmap.bytesPerRow))
+            opaque ? WebPPictureImportRGBX(&picture, $0.baseAddress, Int32(bitmap.bytesPerRow))
+                : WebPPictureImportRGBA(&picture, $0.baseAddress, Int32(bitmap.bytesPerRow))
         }
         guard imported != 0 else {
             throw WebImageError(.encodingFailed, "libwebp could not take the \(bitmap.size) pixels (out of memory).")
