@@ -1,4 +1,5 @@
 import Prometheus
+import Synchronization
 
 /// The server's own metrics, in a Prometheus registry that `/metrics` prints: requests by status
 /// and the time spent in each stage. The CLI also makes the registry the swift-metrics backend,
@@ -19,6 +20,8 @@ final class ServerMetrics: Sendable {
 
     let registry: PrometheusCollectorRegistry
     private let stages: [Stage: DurationHistogram]
+    /// One counter per status seen, made once.
+    private let requestCounters = Mutex<[Int: Counter]>([:])
 
     static let buckets: [Duration] = [.milliseconds(1), .milliseconds(2), .milliseconds(5), .milliseconds(10),
                                       .milliseconds(25), .milliseconds(50), .milliseconds(100), .milliseconds(250),
@@ -43,10 +46,16 @@ final class ServerMetrics: Sendable {
 
     /// Counts a finished request under its HTTP status.
     func requestFinished(status: Int) {
-        registry.makeCounter(
-            descriptor: MetricNameDescriptor(namespace: "webimage", subsystem: "serve", metricName: "requests",
-                                             unitName: "total", helpText: "Requests answered, by HTTP status."),
-            labels: [("status", String(status))]).increment()
+        let counter = requestCounters.withLock { counters in
+            if let counter = counters[status] { return counter }
+            let counter = registry.makeCounter(
+                descriptor: MetricNameDescriptor(namespace: "webimage", subsystem: "serve", metricName: "requests",
+                                                 unitName: "total", helpText: "Requests answered, by HTTP status."),
+                labels: [("status", String(status))])
+            counters[status] = counter
+            return counter
+        }
+        counter.increment()
     }
 
     /// The Prometheus text exposition of everything in the registry.

@@ -80,12 +80,13 @@ final class ImagePipeline: Sendable {
         if let hit = results?.get(targetKey), hit.expires.map({ $0 <= 0 || $0 >= parser.now() }) ?? true {
             return hit
         }
-        let served = try await parsedResult(for: target, acceptsWebP: acceptsWebP)
-        results?.set(served, for: targetKey)
+        let (served, key) = try await parsedResult(for: target, acceptsWebP: acceptsWebP)
+        results?.addAlias(targetKey, for: key)
         return served
     }
 
-    private func parsedResult(for target: String, acceptsWebP: Bool) async throws -> ServedImage {
+    /// The result for a target not seen before (or expired), and the result key it is cached under.
+    private func parsedResult(for target: String, acceptsWebP: Bool) async throws -> (ServedImage, key: String) {
         let parsed: ParsedImageURL
         do {
             parsed = try parser.parse(target)
@@ -96,7 +97,7 @@ final class ImagePipeline: Sendable {
         let negotiated = parsed.options.format == nil && acceptsWebP
         let format = parsed.options.format ?? (negotiated ? .webp : nil)
         let key = parsed.canonicalKey + "|" + (format?.rawValue ?? "source")
-        if let hit = results?.get(key) { return hit }
+        if let hit = results?.get(key) { return (hit, key) }
 
         let task = inFlight.withLock { running -> Task<ServedImage, any Error> in
             if let task = running[key] { return task }
@@ -109,7 +110,7 @@ final class ImagePipeline: Sendable {
             running[key] = task
             return task
         }
-        return try await task.value
+        return (try await task.value, key)
     }
 
     /// The source URL if this server may fetch it: http(s), and under an allowed prefix when a

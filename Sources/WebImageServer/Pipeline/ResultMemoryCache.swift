@@ -3,19 +3,27 @@ import Synchronization
 
 /// Encoded results kept in memory under their result key, least recently used evicted first
 /// once their bytes pass the cost limit. A hit is a dictionary lookup and a list move.
+///
+/// An entry may also be found under aliases (the request targets that asked for it): they share
+/// the entry and its cost, and leave with it.
 final class ResultMemoryCache: Sendable {
+    // Mutated only inside `state`'s mutex: the nodes are reachable from nowhere else.
     private final class Node: @unchecked Sendable {
-        let key: String
         let value: ServedImage
+        /// The result key first, then the aliases.
+        var keys: [String]
         var older: Node?
         var newer: Node?
 
         init(key: String, value: ServedImage) {
-            self.key = key
+            self.keys = [key]
             self.value = value
         }
+
+        var cost: Int { value.body.readableBytes }
     }
 
+    // Only ever accessed inside `state`'s mutex (it holds the nodes, which are not Sendable).
     private struct State: @unchecked Sendable {
         var nodes: [String: Node] = [:]
         var newest: Node?
@@ -36,6 +44,13 @@ final class ResultMemoryCache: Sendable {
             newest?.newer = node
             newest = node
             if oldest == nil { oldest = node }
+        }
+
+        /// Drops `node` and every key it is found under.
+        mutating func remove(_ node: Node) {
+            unlink(node)
+            for key in node.keys { nodes.removeValue(forKey: key) }
+            bytes -= node.cost
         }
     }
 
@@ -62,22 +77,29 @@ final class ResultMemoryCache: Sendable {
 
     /// Keeps `value` unless it alone takes more than a quarter of the limit.
     func set(_ value: ServedImage, for key: String) {
-        let cost = value.body.readableBytes
-        guard costLimit > 0, cost <= costLimit / 4 else { return }
+        let node = Node(key: key, value: value)
+        guard costLimit > 0, node.cost <= costLimit / 4 else { return }
         state.withLock { state in
-            if let old = state.nodes.removeValue(forKey: key) {
-                state.unlink(old)
-                state.bytes -= old.value.body.readableBytes
-            }
-            let node = Node(key: key, value: value)
+            if let old = state.nodes[key] { state.remove(old) }
             state.nodes[key] = node
             state.pushNewest(node)
-            state.bytes += cost
+            state.bytes += node.cost
             while state.bytes > costLimit, let oldest = state.oldest {
-                state.unlink(oldest)
-                state.nodes.removeValue(forKey: oldest.key)
-                state.bytes -= oldest.value.body.readableBytes
+                state.remove(oldest)
             }
+        }
+    }
+
+    /// Makes the entry under `key`, if there is one, findable under `alias` too (no extra cost).
+    func addAlias(_ alias: String, for key: String) {
+        state.withLock { state in
+            guard alias != key, let node = state.nodes[key] else { return }
+            if let old = state.nodes[alias], old !== node {
+                // The alias named another entry: it now names this one.
+                old.keys.removeAll { $0 == alias }
+            }
+            if !node.keys.contains(alias) { node.keys.append(alias) }
+            state.nodes[alias] = node
         }
     }
 }
