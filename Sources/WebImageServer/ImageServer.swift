@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import Hummingbird
 import Logging
 import NIOCore
@@ -22,6 +23,8 @@ public final class ImageServer: Sendable {
     let startedAt: ContinuousClock.Instant
     private let boundPort = Mutex<Int?>(nil)
     private let requestsInFlight = Atomic<Int>(0)
+    /// Set when the graceful shutdown begins: new image requests on kept-alive connections get 503.
+    private let draining = Atomic<Bool>(false)
 
     /// A server for `configuration`; throws for a configuration it cannot use (a bad key or salt,
     /// a malformed preset). `/metrics` prints `registry`: make it swift-metrics' backend too
@@ -46,6 +49,7 @@ public final class ImageServer: Sendable {
                     onStopping: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
         let application = makeApplication(onRunning: onRunning)
         let notice = ShutdownNotice { [self] in
+            draining.store(true, ordering: .relaxed)
             await onStopping(requestsInFlight.load(ordering: .relaxed))
         }
         var groupConfiguration = ServiceGroupConfiguration(
@@ -80,56 +84,90 @@ public final class ImageServer: Sendable {
             logger: logger)
     }
 
-    /// Answers one request: health, metrics or an image.
+    /// Answers one request: health, metrics or an image. Every answer carries the request's id
+    /// (`X-Request-ID`), and every request is logged with it: results made or failed at `info`
+    /// (a failure of the server or the source at `warning`), cache hits and operations at `debug`.
     func respond(to request: Request) async -> Response {
         requestsInFlight.add(1, ordering: .relaxed)
         defer { requestsInFlight.subtract(1, ordering: .relaxed) }
         let start = ContinuousClock.now
-        let response = await route(request)
+        let id = RequestID.make(incoming: request.headers[.xRequestID])
+        var (response, outcome) = await route(request)
+        response.headers[.xRequestID] = id
+        let elapsed = ContinuousClock.now - start
         metrics.requestFinished(status: response.status.code)
-        metrics.record(.total, ContinuousClock.now - start)
+        metrics.record(.total, elapsed)
+        log(request, response: response, outcome: outcome, id: id, elapsed: elapsed)
         return response
     }
 
-    private func route(_ request: Request) async -> Response {
+    /// What became of a request, for its log line.
+    enum Outcome {
+        case operation, cacheHit, processed
+        case failed(ServerError)
+    }
+
+    private func route(_ request: Request) async -> (Response, Outcome) {
         let target = request.head.path ?? "/"
         guard request.method == .get || request.method == .head else {
-            return errorResponse(ServerError(status: 405, name: "method_not_allowed",
-                                             message: "Only GET and HEAD are served."))
+            return failure(ServerError(status: 405, name: "method_not_allowed", message: "Only GET and HEAD are served."))
         }
         switch target {
         case "/health":
-            return healthResponse()
+            return (healthResponse(), .operation)
         case "/metrics":
             var headers = HTTPFields()
             headers[.contentType] = "text/plain; version=0.0.4"
-            return Response(status: .ok, headers: headers,
-                            body: .init(byteBuffer: ByteBuffer(string: metrics.text())))
+            return (Response(status: .ok, headers: headers,
+                             body: .init(byteBuffer: ByteBuffer(string: metrics.text()))), .operation)
         case "/favicon.ico", "/robots.txt":
-            return errorResponse(ServerError(status: 404, name: "not_found", message: "Not found."))
+            return failure(ServerError(status: 404, name: "not_found", message: "Not found."))
         default:
             return await imageResponse(target: target, request: request)
         }
     }
 
-    private func imageResponse(target: String, request: Request) async -> Response {
+    private func imageResponse(target: String, request: Request) async -> (Response, Outcome) {
         guard target.utf8.count <= configuration.maxURLLength else {
-            return errorResponse(ServerError(status: 414, name: "url_too_long",
-                message: "The URL is longer than \(configuration.maxURLLength) bytes."))
+            return failure(ServerError(status: 414, name: "url_too_long",
+                                       message: "The URL is longer than \(configuration.maxURLLength) bytes."))
         }
-        let accept = request.headers[.accept]
+        if draining.load(ordering: .relaxed) { return failure(.shuttingDown) }
         do {
-            let result = try await pipeline.result(for: target, accept: accept)
-            return ResultResponse.make(result, request: request, configuration: configuration, now: configuration.now())
+            let (result, cached) = try await pipeline.result(for: target, accept: request.headers[.accept])
+            return (ResultResponse.make(result, request: request, configuration: configuration, now: configuration.now()),
+                    cached ? .cacheHit : .processed)
         } catch let error as ServerError {
-            if error.status >= 500 {
-                logger.warning("request failed", metadata: ["target": "\(target)", "error": "\(error.message)"])
-            }
-            return errorResponse(error)
+            return failure(error)
+        } catch is CancellationError {
+            return failure(ServerError(status: 499, name: "cancelled", message: "The request was cancelled."))
         } catch {
-            logger.error("request failed", metadata: ["target": "\(target)", "error": "\(error)"])
-            return errorResponse(ServerError(status: 500, name: "internal_error", message: "\(error)"))
+            return failure(ServerError(status: 500, name: "internal_error", message: "\(error)"))
         }
+    }
+
+    private func failure(_ error: ServerError) -> (Response, Outcome) {
+        (errorResponse(error), .failed(error))
+    }
+
+    private func log(_ request: Request, response: Response, outcome: Outcome, id: String, elapsed: Duration) {
+        let level: Logger.Level
+        var metadata: Logger.Metadata = [:]
+        switch outcome {
+        case .operation, .cacheHit: level = .debug
+        case .processed: level = .info
+        case .failed(let error):
+            level = error.status >= 500 && error.status != 503 ? .warning : .info
+            metadata["error"] = "\(error.name): \(error.message)"
+        }
+        guard logger.logLevel <= level else { return }
+        metadata["request_id"] = "\(id)"
+        metadata["method"] = "\(request.method)"
+        metadata["path"] = "\(request.head.path ?? "/")"
+        metadata["status"] = "\(response.status.code)"
+        metadata["duration_ms"] = "\(Double(elapsed.components.attoseconds / 1_000_000_000_000) / 1000 + Double(elapsed.components.seconds) * 1000)"
+        if case .cacheHit = outcome { metadata["cache"] = "hit" }
+        logger.log(level: level, "request", metadata: metadata)
     }
 
     private func healthResponse() -> Response {
@@ -141,6 +179,8 @@ public final class ImageServer: Sendable {
             "workers_busy": load.running,
             "queued": load.waiting,
             "result_cache_bytes": pipeline.resultCacheBytes,
+            "result_disk_cache_bytes": pipeline.resultDiskBytes,
+            "results_in_progress": pipeline.jobsInFlight,
         ]
         let body = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data()
         var headers = HTTPFields()
@@ -167,4 +207,9 @@ private struct ShutdownNotice: Service {
         try? await gracefulShutdown()
         await onStopping()
     }
+}
+
+extension HTTPField.Name {
+    /// The request's id, echoed on every response.
+    static let xRequestID = HTTPField.Name("X-Request-ID")!
 }

@@ -33,8 +33,11 @@ public struct ServerConfiguration: Sendable {
     /// How long a source download may stall.
     public var sourceTimeout: TimeInterval = 10
 
-    /// Where source bytes and results are cached on disk; `nil` keeps a memory cache only.
+    /// Where source bytes and results are cached on disk; `nil` caches sources in a temporary
+    /// directory and results in memory only.
     public var cacheDirectory: URL?
+    /// Bytes of encoded results kept on disk (under ``cacheDirectory``), trimmed least recently used first.
+    public var resultDiskBytes = 1024 * 1024 * 1024
     /// Turns both caches off: every request fetches and processes its source.
     public var noCache = false
     /// Bytes of encoded results kept in memory.
@@ -54,6 +57,9 @@ public struct ServerConfiguration: Sendable {
     public var autoWebP = false
     /// The quality of lossy results when the URL names none.
     public var defaultQuality = 80
+    /// How long a request may take from arrival to its answer (504 beyond; 0 is no limit). A
+    /// result another request is still waiting for goes on being made and cached.
+    public var requestTimeout: TimeInterval = 30
     /// How long a graceful shutdown waits for requests in flight.
     public var shutdownTimeout: TimeInterval = 20
 

@@ -66,10 +66,18 @@ struct ServeCommand: AsyncParsableCommand {
     var autoWebp = Env.flag("AUTO_WEBP")
     @Option(help: "Quality of lossy results when the URL names none (1–100).")
     var quality = Env.int("QUALITY") ?? 80
+    @Option(help: "Seconds a request may take before it is answered with 504 (0: no limit).")
+    var requestTimeout = Env.double("REQUEST_TIMEOUT") ?? 30
+    @Option(help: "Megabytes of encoded results kept in memory.")
+    var resultMemorySize = Env.int("RESULT_MEMORY_SIZE") ?? 64
+    @Option(help: "Megabytes of encoded results kept on disk under --cache-dir.")
+    var resultDiskSize = Env.int("RESULT_DISK_SIZE") ?? 1024
     @Option(help: "Seconds a shutdown waits for requests in flight.")
     var shutdownTimeout = Env.double("SHUTDOWN_TIMEOUT") ?? 20
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
     var logLevel = Env.string("LOG_LEVEL") ?? "info"
+    @Option(help: "Log lines as text or json (one object per line), on standard error.")
+    var logFormat = Env.string("LOG_FORMAT") ?? "text"
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port takes 0–65535, got \(port).") }
@@ -81,6 +89,9 @@ struct ServeCommand: AsyncParsableCommand {
         guard (1...100).contains(quality) else { throw ValidationError("--quality takes 1–100, got \(quality).") }
         guard maxSrcBytes > 0, maxSrcResolution > 0 else { throw ValidationError("Source limits must be positive.") }
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("Unknown --log-level '\(logLevel)'.") }
+        guard ["text", "json"].contains(logFormat) else { throw ValidationError("--log-format takes text or json, got '\(logFormat)'.") }
+        guard requestTimeout >= 0 else { throw ValidationError("--request-timeout must not be negative.") }
+        guard resultMemorySize >= 0, resultDiskSize >= 0 else { throw ValidationError("Cache sizes must not be negative.") }
         _ = try presets()
     }
 
@@ -120,12 +131,22 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.autoWebP = autoWebp
         configuration.defaultQuality = quality
         configuration.shutdownTimeout = shutdownTimeout
+        configuration.requestTimeout = requestTimeout
+        configuration.resultMemoryBytes = resultMemorySize * 1024 * 1024
+        configuration.resultDiskBytes = resultDiskSize * 1024 * 1024
         return configuration
     }
 
     func run() async throws {
+        let level = Logger.Level(rawValue: logLevel) ?? .info
+        let json = logFormat == "json"
+        LoggingSystem.bootstrap { label in
+            var handler: any LogHandler = json ? JSONLogHandler(label: label) : StreamLogHandler.standardError(label: label)
+            handler.logLevel = level
+            return handler
+        }
         var logger = Logger(label: "webimage.serve")
-        logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
+        logger.logLevel = level
         // The library's download and cache metrics go to the registry `/metrics` prints.
         let registry = PrometheusCollectorRegistry()
         MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))

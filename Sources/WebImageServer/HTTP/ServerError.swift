@@ -32,6 +32,11 @@ public struct ServerError: Error, Sendable, Equatable {
 
     static let queueFull = ServerError(status: 429, name: "too_many_requests",
                                        message: "The server is busy: too many requests are waiting.", retryAfter: 1)
+    static func requestTimeout(_ seconds: Double) -> ServerError {
+        ServerError(status: 504, name: "timeout",
+                    message: "The request took longer than \(String(format: "%g", seconds)) s.")
+    }
+
     static let shuttingDown = ServerError(status: 503, name: "shutting_down",
                                           message: "The server is shutting down.", retryAfter: 5)
 

@@ -34,7 +34,9 @@ final class ImagePipeline: Sendable {
     let results: ResultMemoryCache?
     let metrics: ServerMetrics
     let logger: Logger
-    private let inFlight = Mutex<[String: Task<ServedImage, any Error>]>([:])
+    /// Encoded results on disk, under the result key (with a cache directory only).
+    let storedResults: DiskCache?
+    private let jobs = SharedJobs<ServedImage>()
 
     init(configuration: ServerConfiguration, logger: Logger, metrics: ServerMetrics) throws {
         self.configuration = configuration
@@ -61,32 +63,49 @@ final class ImagePipeline: Sendable {
             .appendingPathComponent("webimage-serve-\(ProcessInfo.processInfo.processIdentifier)"), config: cacheConfig)
         manager = ImageManager(cache: cache, loader: downloader)
         results = configuration.noCache ? nil : ResultMemoryCache(costLimit: configuration.resultMemoryBytes)
+        if let directory, !configuration.noCache {
+            var diskConfig = DiskCacheConfig(directory: directory, namespace: "webimage-serve-results")
+            diskConfig.maxDiskSize = configuration.resultDiskBytes
+            storedResults = DiskCache(config: diskConfig)
+        } else {
+            storedResults = nil
+        }
     }
 
     /// Bytes of encoded results held in memory.
     var resultCacheBytes: Int { results?.bytes ?? 0 }
+
+    /// Bytes of encoded results held on disk.
+    var resultDiskBytes: Int { storedResults?.totalSize ?? 0 }
+
+    /// Distinct results being made now.
+    var jobsInFlight: Int { jobs.count }
 
     /// Stops the downloader (after the server stopped serving).
     func shutdown() async {
         try? await downloader.shutdown()
     }
 
-    /// The result for `target` (the raw request target), its format negotiated with `accept`.
-    func result(for target: String, accept: String?) async throws -> ServedImage {
+    /// The result for `target` (the raw request target), its format negotiated with `accept`, and
+    /// whether it came from the memory cache without any work.
+    func result(for target: String, accept: String?) async throws -> (ServedImage, cached: Bool) {
         // A request target seen before is answered without parsing it again: its signature was
         // checked then and cannot have changed; only its expiry can have passed.
         let acceptsWebP = configuration.autoWebP && (accept?.contains("image/webp") ?? false)
         let targetKey = (acceptsWebP ? "target webp " : "target ") + target
         if let hit = results?.get(targetKey), hit.expires.map({ $0 <= 0 || $0 >= parser.now() }) ?? true {
-            return hit
+            return (hit, true)
         }
-        let (served, key) = try await parsedResult(for: target, acceptsWebP: acceptsWebP)
+        let (served, key, cached) = try await RequestDeadline.run(seconds: configuration.requestTimeout) {
+            try await self.parsedResult(for: target, acceptsWebP: acceptsWebP)
+        }
         results?.addAlias(targetKey, for: key)
-        return served
+        return (served, cached)
     }
 
     /// The result for a target not seen before (or expired), and the result key it is cached under.
-    private func parsedResult(for target: String, acceptsWebP: Bool) async throws -> (ServedImage, key: String) {
+    private func parsedResult(for target: String, acceptsWebP: Bool) async throws
+        -> (ServedImage, key: String, cached: Bool) {
         let parsed: ParsedImageURL
         do {
             parsed = try parser.parse(target)
@@ -97,20 +116,36 @@ final class ImagePipeline: Sendable {
         let negotiated = parsed.options.format == nil && acceptsWebP
         let format = parsed.options.format ?? (negotiated ? .webp : nil)
         let key = parsed.canonicalKey + "|" + (format?.rawValue ?? "source")
-        if let hit = results?.get(key) { return (hit, key) }
+        if let hit = results?.get(key) { return (hit, key, true) }
 
-        let task = inFlight.withLock { running -> Task<ServedImage, any Error> in
-            if let task = running[key] { return task }
-            let task = Task {
-                defer { _ = self.inFlight.withLock { $0.removeValue(forKey: key) } }
-                let served = try await self.make(parsed, source: source, format: format, negotiated: negotiated)
-                self.results?.set(served, for: key)
-                return served
+        let served = try await jobs.value(for: key) {
+            let served: ServedImage
+            if let stored = self.storedResult(forKey: key, parsed, source: source, negotiated: negotiated) {
+                served = stored
+            } else {
+                served = try await self.make(parsed, source: source, format: format, negotiated: negotiated, key: key)
             }
-            running[key] = task
-            return task
+            self.results?.set(served, for: key)
+            return served
         }
-        return (try await task.value, key)
+        return (served, key, false)
+    }
+
+    /// The result kept on disk under `key`, if any.
+    private func storedResult(forKey key: String, _ parsed: ParsedImageURL, source: URL,
+                              negotiated: Bool) -> ServedImage? {
+        guard let data = storedResults?.data(forKey: key) else { return nil }
+        let format = ImageFormat.detect(data)
+        guard format != .undefined else { return nil }
+        return served(data, format: format, parsed, source: source, negotiated: negotiated)
+    }
+
+    private func served(_ data: Data, format: ImageFormat, _ parsed: ParsedImageURL, source: URL,
+                        negotiated: Bool) -> ServedImage {
+        ServedImage(body: ByteBuffer(bytes: data), format: format, etag: Self.etag(of: data),
+                    filenameStem: parsed.options.filename ?? Self.stem(of: source),
+                    returnAttachment: parsed.options.returnAttachment, expires: parsed.options.expires,
+                    negotiated: negotiated)
     }
 
     /// The source URL if this server may fetch it: http(s), and under an allowed prefix when a
@@ -129,7 +164,7 @@ final class ImagePipeline: Sendable {
     }
 
     private func make(_ parsed: ParsedImageURL, source: URL, format: ImageFormat?,
-                      negotiated: Bool) async throws -> ServedImage {
+                      negotiated: Bool, key: String) async throws -> ServedImage {
         let queued = ContinuousClock.now
         return try await limiter.run {
             let started = ContinuousClock.now
@@ -157,10 +192,12 @@ final class ImagePipeline: Sendable {
                 throw ServerError(status: 422, name: "encoding_failed", message: error.message)
             }
             metrics.record(.encode, ContinuousClock.now - transformed)
-            return ServedImage(body: ByteBuffer(bytes: data), format: output, etag: Self.etag(of: data),
-                               filenameStem: parsed.options.filename ?? Self.stem(of: source),
-                               returnAttachment: parsed.options.returnAttachment, expires: parsed.options.expires,
-                               negotiated: negotiated)
+            do {
+                try storedResults?.setData(data, forKey: key)
+            } catch {
+                logger.warning("result not stored on disk", metadata: ["error": "\(error)"])
+            }
+            return served(data, format: output, parsed, source: source, negotiated: negotiated)
         }
     }
 

@@ -3,11 +3,11 @@ import Foundation
 import Testing
 @testable import WebImage
 
-/// `webimage serve` as a process: it prints where it listens, and SIGTERM lets the request in
-/// flight finish before the process exits 0.
+/// `webimage serve` as a process: it prints where it listens, and SIGTERM stops new connections
+/// and lets the request in flight finish before the process exits 0.
 @Suite("Server: the process")
 struct ServerProcessTests {
-    @Test func sigtermLetsTheRequestInFlightFinishThenExitsZero() async throws {
+    @Test func sigtermRefusesNewConnectionsLetsTheRequestInFlightFinishThenExitsZero() async throws {
         let executable = try #require(webimageExecutable(), "build the webimage executable (swift build) first")
         let photo = Array(try JPEGFixtures.encode(TestBitmaps.gradient(width: 200, height: 150)))
         let scratch = try CLIProcess.temporaryDirectory()
@@ -38,6 +38,11 @@ struct ServerProcessTests {
             // origin lets the source go.
             let stopping = await offThePool { String(decoding: child.readAvailableStdout(), as: UTF8.self) }
             #expect(stopping.contains("stopping; 1 request(s) in flight"), "\(stopping)")
+            // Draining: the listener is closed, so a new connection is refused at once while the
+            // request in flight goes on.
+            await #expect(throws: (any Error).self) {
+                _ = try await client.execute(HTTPClientRequest(url: "http://127.0.0.1:\(port)/health"), timeout: .seconds(10))
+            }
             gate.open()
             let response = try await inFlight
             #expect(response.status.code == 200)
@@ -51,6 +56,40 @@ struct ServerProcessTests {
                 _ = try await client.execute(HTTPClientRequest(url: "http://127.0.0.1:\(port)/health"), timeout: .seconds(10))
             }
             try await client.shutdown()
+        }
+    }
+
+    @Test func jsonLogLinesNameEachRequestByTheIDItWasAnsweredWith() async throws {
+        let executable = try #require(webimageExecutable(), "build the webimage executable (swift build) first")
+        let photo = Array(try JPEGFixtures.encode(TestBitmaps.gradient(width: 200, height: 150)))
+        let scratch = try CLIProcess.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let stderrPath = scratch.appendingPathComponent("stderr").path
+        try await withTestOrigin { origin in
+            origin.setRoute("/photo.jpg", .data(photo, contentType: "image/jpeg"))
+            let child = try ChildProcess(executable.path,
+                                         ["serve", "--port", "0", "--allow-private-sources", "--no-cache",
+                                          "--log-format", "json"],
+                                         stdout: .pipe, stderr: .file(stderrPath))
+            let banner = await offThePool { String(decoding: child.readAvailableStdout(), as: UTF8.self) }
+            let port = try #require(banner.split(separator: ":").last.flatMap { Int($0.prefix { $0.isNumber }) },
+                                    "no port in \(banner)")
+            let client = HTTPClient(eventLoopGroupProvider: .singleton)
+            let response = try await client.execute(
+                HTTPClientRequest(url: "http://127.0.0.1:\(port)/insecure/w:50/plain/http://127.0.0.1:\(origin.port)/photo.jpg"),
+                timeout: .seconds(60))
+            #expect(response.status.code == 200)
+            let id = try #require(response.headers.first(name: "X-Request-ID"))
+            try await client.shutdown()
+            child.send(SIGTERM)
+            #expect(await offThePool { child.wait() }.status == 0)
+            let lines = try String(contentsOfFile: stderrPath, encoding: .utf8).split(separator: "\n")
+            let objects = lines.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+            #expect(objects.count == lines.count, "every line is a JSON object: \(lines)")
+            let entry = try #require(objects.first { $0["request_id"] as? String == id }, "no line for \(id): \(lines)")
+            #expect(entry["status"] as? String == "200")
+            #expect(entry["level"] as? String == "info")
+            #expect((entry["path"] as? String)?.hasSuffix("/photo.jpg") == true)
         }
     }
 }
