@@ -183,7 +183,7 @@ final class ImagePipeline: Sendable {
             metrics.record(.transform, transformed - fetched)
             let output = outputFormat(format, for: processed)
             var encodeOptions = EncodeOptions(compressionQuality: Double(quality(for: output, options: parsed.options)) / 100)
-            encodeOptions.firstFrameOnly = true
+            encodeOptions.firstFrameOnly = processed.frames.count <= 1 || !output.isAnimatable
             if let background = parsed.options.background { encodeOptions.backgroundColor = background }
             let data: Data
             do {
@@ -208,7 +208,7 @@ final class ImagePipeline: Sendable {
         context.imageCoder = PlannedSourceCoder(coders: coders, options: options,
                                                 maxPixels: options.maxSourceResolution.map { Int($0 * 1_000_000) }
                                                     ?? configuration.maxSourceResolution,
-                                                firstFrameOnly: configuration.maxAnimationFrames <= 1,
+                                                maxFrames: configuration.maxAnimationFrames,
                                                 decoded: decoded)
         context.queryCacheType = configuration.noCache ? ImageCacheType.none : .disk
         context.storeCacheType = configuration.noCache ? ImageCacheType.none : .disk
@@ -229,6 +229,8 @@ final class ImagePipeline: Sendable {
     private func outputFormat(_ asked: ImageFormat?, for image: Image) -> ImageFormat {
         if let asked, coders.canEncode(to: asked) { return asked == .apng ? .png : asked }
         if [.jpeg, .png, .webp, .gif].contains(image.format) { return image.format }
+        // An animated PNG stays animated: the PNG encoder writes APNG for several frames.
+        if image.format == .apng { return .png }
         return image.hasAlpha ? .png : .jpeg
     }
 
@@ -251,4 +253,9 @@ final class ImagePipeline: Sendable {
         let name = source.deletingPathExtension().lastPathComponent
         return name.isEmpty || name == "/" ? "image" : name
     }
+}
+
+extension ImageFormat {
+    /// Whether the server's encoder for this format keeps several frames.
+    var isAnimatable: Bool { self == .gif || self == .webp || self == .png || self == .apng }
 }

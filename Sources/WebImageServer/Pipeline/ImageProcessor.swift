@@ -6,9 +6,22 @@ import WebImage
 /// flips, the crop to the result, blur, the extension to the target, and the result-size cap.
 ///
 /// The decode may already have done the resize (``PlannedSourceCoder``): then the image arrives
-/// at the plan's scaled size and the crop and resize steps are skipped.
+/// at the plan's scaled size and the crop and resize steps are skipped. An animation (when the
+/// server keeps more than its first frame) has every frame processed alike, its timing kept.
 enum ImageProcessor {
     static func process(_ image: Image, options: ProcessingOptions, maxResultDimension: Int) throws -> Image {
+        guard image.frames.count > 1 else {
+            return try processFrame(image, options: options, maxResultDimension: maxResultDimension)
+        }
+        let frames = try image.frames.map { frame in
+            let still = Image(bitmap: frame.bitmap, format: image.format)
+            let processed = try processFrame(still, options: options, maxResultDimension: maxResultDimension)
+            return ImageFrame(bitmap: processed.bitmap, duration: frame.duration)
+        }
+        return Image(frames: frames, loopCount: image.loopCount, format: image.format)
+    }
+
+    private static func processFrame(_ image: Image, options: ProcessingOptions, maxResultDimension: Int) throws -> Image {
         var image = image
         if let turn = quarterTurn(options.rotate) {
             image = Image(bitmap: image.bitmap.applying(turn), format: image.format)

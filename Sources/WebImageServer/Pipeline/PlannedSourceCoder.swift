@@ -8,9 +8,11 @@ import WebImage
 struct PlannedSourceCoder: ImageCoding {
     let coders: CodersManager
     let options: ProcessingOptions
-    /// The most pixels a source may have.
+    /// The most pixels a source may have (all its frames together, as imgproxy counts them).
     let maxPixels: Int
-    let firstFrameOnly: Bool
+    /// The most frames of an animation processed; 1 decodes the first frame only, and a source
+    /// with more frames than a higher limit is refused.
+    let maxFrames: Int
     /// Told how long each decode took (for the server's stage metrics).
     let decoded: @Sendable (Duration) -> Void
 
@@ -34,7 +36,6 @@ struct PlannedSourceCoder: ImageCoding {
                 "The source is \(info.pixelSize.width)×\(info.pixelSize.height), over the limit of \(maxPixels / 1_000_000) megapixels.")
         }
         var planned = limited(decodeOptions)
-        planned.firstFrameOnly = firstFrameOnly
         let turned = SourceOrientation.turned(info.pixelSize, rotate: options.rotate)
         let plan = ResizePlan(options: options, sourceSize: turned)
         if plan.sourceCrop == nil, plan.scaledSize.width < turned.width || plan.scaledSize.height < turned.height {
@@ -54,6 +55,13 @@ struct PlannedSourceCoder: ImageCoding {
     private func limited(_ options: DecodeOptions) -> DecodeOptions {
         var options = options
         options.limits.maxPixels = min(options.limits.maxPixels, maxPixels)
+        if maxFrames <= 1 {
+            options.firstFrameOnly = true
+        } else {
+            options.limits.maxFrames = min(options.limits.maxFrames, maxFrames)
+            let (bytes, overflow) = maxPixels.multipliedReportingOverflow(by: 4)
+            if !overflow { options.limits.maxTotalBytes = min(options.limits.maxTotalBytes, bytes) }
+        }
         return options
     }
 }
