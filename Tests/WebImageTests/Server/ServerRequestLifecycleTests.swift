@@ -96,4 +96,20 @@ struct ServerRequestLifecycleTests {
             }
         }
     }
+
+    @Test func noRequestHeaderReachesTheSource() async throws {
+        try await withTestOrigin { origin in
+            origin.setRoute("/photo.jpg", .data(photo, contentType: "image/jpeg"))
+            try await withImageServer(loopbackServerConfiguration()) { server in
+                let reply = try await server.get("/insecure/w:60/plain/http://127.0.0.1:\(origin.port)/photo.jpg",
+                                                 headers: [("Cookie", "session=secret"), ("Authorization", "Bearer t"),
+                                                           ("X-Forwarded-For", "10.0.0.1"), ("Referer", "https://a.example/")])
+                #expect(reply.status == 200)
+                let seen = try #require(origin.stats.requests.first { $0.path == "/photo.jpg" })
+                for name in ["Cookie", "Authorization", "X-Forwarded-For", "Referer", "X-Request-ID"] {
+                    #expect(seen.header(name) == nil, "\(name) reached the source")
+                }
+            }
+        }
+    }
 }
