@@ -8,17 +8,12 @@ import WebImage
 enum ResultResponse {
     static func make(_ served: ServedImage, request: Request, configuration: ServerConfiguration,
                      now: Int64) -> Response {
-        var headers = HTTPFields()
-        headers[.eTag] = served.etag
-        headers[.cacheControl] = cacheControl(served, ttl: configuration.ttl, now: now)
-        headers[.xContentTypeOptions] = "nosniff"
-        if served.negotiated || configuration.autoWebP { headers[.vary] = "Accept" }
-        if matches(request.headers[.ifNoneMatch], served.etag) {
-            return Response(status: .notModified, headers: headers)
+        let notModified = matches(request.headers[.ifNoneMatch], served.etag)
+        var headers = notModified ? served.validatorHeaders : served.headers
+        if let expires = served.expires, expires > 0 {
+            headers[.cacheControl] = cacheControl(served, ttl: configuration.ttl, now: now)
         }
-        headers[.contentType] = served.format.mimeType
-        headers[.contentLength] = String(served.body.readableBytes)
-        headers[.contentDisposition] = disposition(served)
+        if notModified { return Response(status: .notModified, headers: headers) }
         let body = request.method == .head ? ResponseBody() : ResponseBody(byteBuffer: served.body)
         return Response(status: .ok, headers: headers, body: body)
     }
@@ -41,9 +36,9 @@ enum ResultResponse {
 
     /// `inline` or `attachment`, with the file name's quotes, backslashes and control characters
     /// escaped so that a name from the URL cannot add a header or break out of the quotes.
-    static func disposition(_ served: ServedImage) -> String {
+    static func disposition(stem: String, format: ImageFormat, attachment: Bool) -> String {
         var name = ""
-        for scalar in served.filenameStem.unicodeScalars {
+        for scalar in stem.unicodeScalars {
             switch scalar {
             case "\"": name += "%22"
             case "\\": name += "%5C"
@@ -51,7 +46,6 @@ enum ResultResponse {
             default: name.unicodeScalars.append(scalar)
             }
         }
-        let ext = served.format.fileExtension
-        return "\(served.returnAttachment ? "attachment" : "inline"); filename=\"\(name).\(ext)\""
+        return "\(attachment ? "attachment" : "inline"); filename=\"\(name).\(format.fileExtension)\""
     }
 }

@@ -5,22 +5,6 @@ import NIOCore
 import Synchronization
 import WebImage
 
-/// One encoded result, ready to send.
-struct ServedImage: Sendable {
-    /// The encoded bytes, in the buffer every response for them shares.
-    let body: ByteBuffer
-    let format: ImageFormat
-    /// A strong validator of these bytes.
-    let etag: String
-    /// The `Content-Disposition` file name stem.
-    let filenameStem: String
-    let returnAttachment: Bool
-    /// The options' expiry, which caps the result's max-age.
-    let expires: Int64?
-    /// Whether the format was picked from the request's `Accept`.
-    let negotiated: Bool
-}
-
 /// Request target in, encoded result out: parse and check the URL, answer from the result cache,
 /// or fetch the source through the image manager, process and encode it in a worker slot.
 /// Identical results in flight are made once.
@@ -145,7 +129,7 @@ final class ImagePipeline: Sendable {
         ServedImage(body: ByteBuffer(bytes: data), format: format, etag: Self.etag(of: data),
                     filenameStem: parsed.options.filename ?? Self.stem(of: source),
                     returnAttachment: parsed.options.returnAttachment, expires: parsed.options.expires,
-                    negotiated: negotiated)
+                    negotiated: negotiated, ttl: configuration.ttl, varyAccept: negotiated || configuration.autoWebP)
     }
 
     /// The source URL if this server may fetch it: http(s), and under an allowed prefix when a
