@@ -17,13 +17,20 @@ SWIFTC=${SWIFTC:-swiftc}
 SWIFT=${SWIFT:-swift}
 OUT=Fuzz/build
 
-CODEC_TARGETS=(sniff jpeg png gif webp incremental)
+CODEC_TARGETS=(sniff jpeg png gif webp svg incremental)
 ALL_TARGETS=("${CODEC_TARGETS[@]}" filename)
 targets=("$@")
 [ ${#targets[@]} -eq 0 ] && targets=("${ALL_TARGETS[@]}" seeds)
 
-C_MODULES=(-I Sources/CTurboJPEG -I Sources/CSPNG -I Sources/CWebP -I Sources/CGIF)
+C_MODULES=(-I Sources/CTurboJPEG -I Sources/CSPNG -I Sources/CWebP -I Sources/CGIF -I Sources/CRSVG)
 C_LIBS=(-lturbojpeg -lspng -lwebp -lwebpdemux -lwebpmux -lgif)
+# Libraries whose headers live in their own folders (librsvg's need glib's and cairo's): their
+# pkg-config include paths go to clang, their libraries to the linker.
+for package in librsvg-2.0; do
+  for flag in $(pkg-config --cflags-only-I "$package"); do C_MODULES+=(-Xcc "$flag"); done
+  read -r -a libs <<< "$(pkg-config --libs "$package")"
+  C_LIBS+=("${libs[@]}")
+done
 mapfile -t LIBRARY_SOURCES < <(find Sources/WebImageCodecs -name '*.swift' | sort)
 SANITIZE=(-sanitize=fuzzer,address)
 

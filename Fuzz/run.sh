@@ -5,7 +5,7 @@
 # (executions, exec/s, cov, ft) is printed at the end. Exits non-zero when any target found
 # something.
 #
-# Usage: Fuzz/run.sh [target...]   (default: sniff jpeg png gif webp incremental filename)
+# Usage: Fuzz/run.sh [target...]   (default: sniff jpeg png gif webp svg incremental filename)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
@@ -15,11 +15,14 @@ NICE=${FUZZ_NICE:-10}
 # few percent of a core (then check each timeout artifact's CPU time by re-running it).
 TIMEOUT=${FUZZ_TIMEOUT:-10}
 targets=("$@")
-[ ${#targets[@]} -eq 0 ] && targets=(sniff jpeg png gif webp incremental filename)
+[ ${#targets[@]} -eq 0 ] && targets=(sniff jpeg png gif webp svg incremental filename)
 
 # libFuzzer's options: bounded memory (so an over-allocation is a finding, not a swap storm)
 # and a per-input timeout (so a hang is a finding).
 LIBFUZZER_OPTIONS=(-rss_limit_mb=2048 -malloc_limit_mb=512 -timeout="$TIMEOUT" -print_final_stats=1)
+
+# Leaks inside third-party libraries, each with its reason.
+export LSAN_OPTIONS="suppressions=$PWD/Fuzz/lsan-suppressions.txt${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
 
 if [ ! -x Fuzz/build/seed-corpus ]; then Fuzz/build.sh seeds; fi
 mkdir -p Fuzz/logs

@@ -15,6 +15,7 @@ struct SeedCorpus {
         for (name, bytes) in try pngSeeds() { seeds.append(("png", name, bytes)) }
         for (name, bytes) in try gifSeeds() { seeds.append(("gif", name, bytes)) }
         for (name, bytes) in try webpSeeds() { seeds.append(("webp", name, bytes)) }
+        for (name, text) in svgSeeds { seeds.append(("svg", name, Array(text.utf8))) }
         for image in seeds {
             let name = image.target + "-" + image.name
             seeds.append(("sniff", name, image.bytes))
@@ -98,6 +99,15 @@ struct SeedCorpus {
                                     EncodeOptions(compressionQuality: 0.5))),
         ]
     }
+
+    /// Small documents touching the parts of SVG that parse and draw differently: sizes in
+    /// units, a viewBox alone, paths, gradients, text, transparency, an entity.
+    static let svgSeeds = [
+        ("sized", #"<svg xmlns="http://www.w3.org/2000/svg" width="12mm" height="8"><rect width="5" height="5" fill="red"/></svg>"#),
+        ("viewbox", #"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24"><path d="M2 2L22 12L2 22z" fill-opacity=".5"/></svg>"#),
+        ("gradient", ##"<svg xmlns="http://www.w3.org/2000/svg" width="20" height="20"><defs><linearGradient id="g"><stop offset="0" stop-color="#0f0"/><stop offset="1" stop-color="#00f" stop-opacity="0"/></linearGradient></defs><circle cx="10" cy="10" r="9" fill="url(#g)" transform="rotate(30 10 10)"/></svg>"##),
+        ("text", #"<?xml version="1.0"?><!DOCTYPE svg [<!ENTITY t "hi">]><svg xmlns="http://www.w3.org/2000/svg" width="30" height="10"><text y="9" font-size="8">&t;</text></svg>"#),
+    ]
 
     static let fileNameKeys = [
         "https://example.com/images/photo.jpg",

@@ -213,8 +213,9 @@ final class ImagePipeline: Sendable {
     private func outputFormat(_ asked: ImageFormat?, for image: Image) -> ImageFormat {
         if let asked, coders.canEncode(to: asked) { return asked == .apng ? .png : asked }
         if [.jpeg, .png, .webp, .gif].contains(image.format) { return image.format }
-        // An animated PNG stays animated: the PNG encoder writes APNG for several frames.
-        if image.format == .apng { return .png }
+        // An animated PNG stays animated: the PNG encoder writes APNG for several frames. A
+        // rasterised SVG has an alpha channel, as its drawing surface does.
+        if image.format == .apng || image.format == .svg { return .png }
         return image.hasAlpha ? .png : .jpeg
     }
 

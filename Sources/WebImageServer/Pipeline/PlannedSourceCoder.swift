@@ -37,8 +37,13 @@ struct PlannedSourceCoder: ImageCoding {
         }
         var planned = limited(decodeOptions)
         let turned = SourceOrientation.turned(info.pixelSize, rotate: options.rotate)
-        let plan = ResizePlan(options: options, sourceSize: turned)
-        if plan.sourceCrop == nil, plan.scaledSize.width < turned.width || plan.scaledSize.height < turned.height {
+        // A vector is drawn at the size the result needs, larger than its own size too.
+        let vector = info.format == .svg
+        var planOptions = options
+        if vector { planOptions.enlarge = true }
+        let plan = ResizePlan(options: planOptions, sourceSize: turned)
+        let shrinks = plan.scaledSize.width < turned.width || plan.scaledSize.height < turned.height
+        if plan.sourceCrop == nil, shrinks || (vector && plan.scaledSize != turned) {
             // The decoder sees the source before `rot` turns it: a quarter turn swaps the box.
             planned.thumbnailPixelSize = SourceOrientation.unturned(plan.scaledSize, rotate: options.rotate)
             planned.preserveAspectRatio = false
