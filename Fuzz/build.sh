@@ -17,13 +17,13 @@ SWIFTC=${SWIFTC:-swiftc}
 SWIFT=${SWIFT:-swift}
 OUT=Fuzz/build
 
-CODEC_TARGETS=(sniff jpeg png gif webp incremental)
+CODEC_TARGETS=(sniff jpeg png gif webp incremental icc)
 ALL_TARGETS=("${CODEC_TARGETS[@]}" filename)
 targets=("$@")
 [ ${#targets[@]} -eq 0 ] && targets=("${ALL_TARGETS[@]}" seeds)
 
-C_MODULES=(-I Sources/CTurboJPEG -I Sources/CSPNG -I Sources/CWebP -I Sources/CGIF)
-C_LIBS=(-lturbojpeg -lspng -lwebp -lwebpdemux -lwebpmux -lgif)
+C_MODULES=(-I Sources/CTurboJPEG -I Sources/CSPNG -I Sources/CWebP -I Sources/CGIF -I Sources/CLCMS2)
+C_LIBS=(-lturbojpeg -lspng -lwebp -lwebpdemux -lwebpmux -lgif -llcms2)
 mapfile -t LIBRARY_SOURCES < <(find Sources/WebImageCodecs -name '*.swift' | sort)
 SANITIZE=(-sanitize=fuzzer,address)
 

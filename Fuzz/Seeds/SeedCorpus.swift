@@ -15,6 +15,7 @@ struct SeedCorpus {
         for (name, bytes) in try pngSeeds() { seeds.append(("png", name, bytes)) }
         for (name, bytes) in try gifSeeds() { seeds.append(("gif", name, bytes)) }
         for (name, bytes) in try webpSeeds() { seeds.append(("webp", name, bytes)) }
+        for (name, bytes) in iccSeeds() { seeds.append(("icc", name, bytes)) }
         for image in seeds {
             let name = image.target + "-" + image.name
             seeds.append(("sniff", name, image.bytes))
@@ -46,6 +47,11 @@ struct SeedCorpus {
             ("exif-rotated", SeedEncoders.withEXIF(try SeedEncoders.jpeg(picture, subsampling: TJSAMP_422), orientation: 6)),
             ("tiny", try SeedEncoders.jpeg(SeedPictures.gradient(1, 1), subsampling: TJSAMP_444)),
             ("library-encoder", try encode(Image(bitmap: SeedPictures.gradient(20, 70, alpha: true)), .jpeg)),
+            ("display-p3", SeedEncoders.withICC(try SeedEncoders.jpeg(picture, subsampling: TJSAMP_420),
+                                                [UInt8](ColorProfile.displayP3.iccData), chunkSize: 200)),
+            ("icc-chunk-missing", SeedEncoders.withICC(try SeedEncoders.jpeg(picture, subsampling: TJSAMP_420),
+                                                       [UInt8](ColorProfile.displayP3.iccData), chunkSize: 200,
+                                                       dropLast: true)),
         ]
     }
 
@@ -96,6 +102,19 @@ struct SeedCorpus {
             ("lossless", try encode(withAlpha, .webp, EncodeOptions(lossless: true))),
             ("animated", try encode(SeedPictures.animation(17, 11, frames: 3, alpha: true, loopCount: 3), .webp,
                                     EncodeOptions(compressionQuality: 0.5))),
+        ]
+    }
+
+    /// Profiles for the `icc` target, each after the two bytes that steer its container.
+    static func iccSeeds() -> [(String, [UInt8])] {
+        let p3 = [UInt8](ColorProfile.displayP3.iccData), srgb = [UInt8](ColorProfile.sRGB.iccData)
+        return [
+            ("p3-rgb", [0, 0] + p3),
+            ("p3-gray-chunked", [1, 3] + p3),
+            ("srgb-cmyk", [2, 0] + srgb),
+            ("p3-truncated", [0, 0x41] + Array(p3.prefix(p3.count / 2))),
+            ("p3-chunk-missing", [0, 0x42] + p3),
+            ("garbage", [0, 0] + [0, 0, 1, 0] + [UInt8](repeating: 0x5A, count: 252)),
         ]
     }
 
