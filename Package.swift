@@ -34,11 +34,13 @@ let package = Package(
         // SVG, rendered by librsvg onto a cairo surface.
         .systemLibrary(name: "CRSVG", pkgConfig: "librsvg-2.0", providers: [.apt(["librsvg2-dev"])]),
         .systemLibrary(name: "CXattr"),
+        // Colour management: embedded ICC profiles converted to sRGB.
+        .systemLibrary(name: "CLCMS2", pkgConfig: "lcms2", providers: [.apt(["liblcms2-dev"])]),
         // The image layer: the image model, coders, transformers. Usable alone to decode,
         // thumbnail and transform; names nothing of the layers above.
         .target(
             name: "WebImageCodecs",
-            dependencies: ["CTurboJPEG", "CSPNG", "CWebP", "CGIF", "CRSVG"]
+            dependencies: ["CTurboJPEG", "CSPNG", "CWebP", "CGIF", "CRSVG", "CLCMS2"]
         ),
         // The load layer: the request vocabulary (options, context, validators, the stage
         // protocols), the caches and the loaders.
@@ -110,7 +112,7 @@ let package = Package(
         .testTarget(
             name: "WebImageTests",
             dependencies: [
-                "WebImage", "WebImageCodecs", "WebImageLoading", "CTurboJPEG", "CSPNG", "CWebP", "CGIF",
+                "WebImage", "WebImageCodecs", "WebImageLoading", "CTurboJPEG", "CSPNG", "CWebP", "CGIF", "CLCMS2",
                 "DiskCacheWorkerProtocol", "WebImageServer",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -123,7 +125,9 @@ let package = Package(
                 // Test-only: the client of the image server's tests, and its graceful shutdown.
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-            ]
+            ],
+            // Read by path (#filePath), not as bundle resources.
+            exclude: ["Fixtures"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -16,6 +16,7 @@ struct SeedCorpus {
         for (name, bytes) in try gifSeeds() { seeds.append(("gif", name, bytes)) }
         for (name, bytes) in try webpSeeds() { seeds.append(("webp", name, bytes)) }
         for (name, text) in svgSeeds { seeds.append(("svg", name, Array(text.utf8))) }
+        for (name, bytes) in iccSeeds() { seeds.append(("icc", name, bytes)) }
         for image in seeds {
             let name = image.target + "-" + image.name
             seeds.append(("sniff", name, image.bytes))
@@ -47,6 +48,11 @@ struct SeedCorpus {
             ("exif-rotated", SeedEncoders.withEXIF(try SeedEncoders.jpeg(picture, subsampling: TJSAMP_422), orientation: 6)),
             ("tiny", try SeedEncoders.jpeg(SeedPictures.gradient(1, 1), subsampling: TJSAMP_444)),
             ("library-encoder", try encode(Image(bitmap: SeedPictures.gradient(20, 70, alpha: true)), .jpeg)),
+            ("display-p3", SeedEncoders.withICC(try SeedEncoders.jpeg(picture, subsampling: TJSAMP_420),
+                                                [UInt8](ColorProfile.displayP3.iccData), chunkSize: 200)),
+            ("icc-chunk-missing", SeedEncoders.withICC(try SeedEncoders.jpeg(picture, subsampling: TJSAMP_420),
+                                                       [UInt8](ColorProfile.displayP3.iccData), chunkSize: 200,
+                                                       dropLast: true)),
         ]
     }
 
@@ -108,6 +114,18 @@ struct SeedCorpus {
         ("gradient", ##"<svg xmlns="http://www.w3.org/2000/svg" width="20" height="20"><defs><linearGradient id="g"><stop offset="0" stop-color="#0f0"/><stop offset="1" stop-color="#00f" stop-opacity="0"/></linearGradient></defs><circle cx="10" cy="10" r="9" fill="url(#g)" transform="rotate(30 10 10)"/></svg>"##),
         ("text", #"<?xml version="1.0"?><!DOCTYPE svg [<!ENTITY t "hi">]><svg xmlns="http://www.w3.org/2000/svg" width="30" height="10"><text y="9" font-size="8">&t;</text></svg>"#),
     ]
+    /// Profiles for the `icc` target, each after the two bytes that steer its container.
+    static func iccSeeds() -> [(String, [UInt8])] {
+        let p3 = [UInt8](ColorProfile.displayP3.iccData), srgb = [UInt8](ColorProfile.sRGB.iccData)
+        return [
+            ("p3-rgb", [0, 0] + p3),
+            ("p3-gray-chunked", [1, 3] + p3),
+            ("srgb-cmyk", [2, 0] + srgb),
+            ("p3-truncated", [0, 0x41] + Array(p3.prefix(p3.count / 2))),
+            ("p3-chunk-missing", [0, 0x42] + p3),
+            ("garbage", [0, 0] + [0, 0, 1, 0] + [UInt8](repeating: 0x5A, count: 252)),
+        ]
+    }
 
     static let fileNameKeys = [
         "https://example.com/images/photo.jpg",

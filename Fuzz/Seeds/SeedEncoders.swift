@@ -33,6 +33,19 @@ enum SeedEncoders {
         return Array(jpeg[0..<2]) + [0xFF, 0xE1, UInt8(length >> 8), UInt8(length & 0xFF)] + exif + Array(jpeg[2...])
     }
 
+    /// `jpeg` with `icc` in APP2 `ICC_PROFILE` chunks of `chunkSize` bytes after SOI; `dropLast`
+    /// leaves the last chunk out (an incomplete set).
+    static func withICC(_ jpeg: [UInt8], _ icc: [UInt8], chunkSize: Int, dropLast: Bool = false) -> [UInt8] {
+        let chunks = stride(from: 0, to: icc.count, by: chunkSize).map { Array(icc[$0..<min($0 + chunkSize, icc.count)]) }
+        var out = Array(jpeg[0..<2])
+        for (index, chunk) in chunks.enumerated() where !(dropLast && index == chunks.count - 1) {
+            let payload = Array("ICC_PROFILE\0".utf8) + [UInt8(index + 1), UInt8(chunks.count)] + chunk
+            let length = payload.count + 2
+            out += [0xFF, 0xE2, UInt8(length >> 8), UInt8(length & 0xFF)] + payload
+        }
+        return out + Array(jpeg[2...])
+    }
+
     /// A PNG through libspng from raw samples already in the layout `ihdr` declares.
     static func png(_ ihdr: spng_ihdr, samples: [UInt8], palette: [(UInt8, UInt8, UInt8)] = [],
                     paletteAlpha: [UInt8] = []) throws -> [UInt8] {

@@ -21,6 +21,9 @@ struct DecodeCommand: ParsableCommand {
     @Flag(help: "Decode only the first frame of animations.")
     var firstFrame = false
 
+    @Flag(help: "Keep the pixels in the image's own colour profile instead of converting them to sRGB.")
+    var noColorConversion = false
+
     func validate() throws {
         if let thumbnail, PixelSize(parsing: thumbnail) == nil {
             throw ValidationError("--thumbnail takes WxH with positive whole numbers, got '\(thumbnail)'.")
@@ -28,7 +31,7 @@ struct DecodeCommand: ParsableCommand {
     }
 
     func run() throws {
-        var options = DecodeOptions(firstFrameOnly: firstFrame)
+        var options = DecodeOptions(firstFrameOnly: firstFrame, convertsToSRGB: !noColorConversion)
         options.thumbnailPixelSize = thumbnail.flatMap(PixelSize.init(parsing:))
         var failed = false
         for file in files {
@@ -43,10 +46,12 @@ struct DecodeCommand: ParsableCommand {
                     line.add("format", image.format.rawValue)
                     line.add("width", image.width); line.add("height", image.height)
                     line.add("frames", image.frames.count); line.add("loopCount", image.loopCount)
+                    line.add("colorProfile", image.colorProfile?.description)
                     line.add("ms", ms)
                     print(line.text)
                 } else {
-                    print("\(file): \(image.format.rawValue) \(image.width)x\(image.height), \(image.frames.count) frame(s), loop \(image.loopCount), \(String(format: "%.1f", ms)) ms")
+                    let profile = image.colorProfile.map { ", profile \($0.description ?? "(unnamed)")" } ?? ""
+                    print("\(file): \(image.format.rawValue) \(image.width)x\(image.height), \(image.frames.count) frame(s), loop \(image.loopCount)\(profile), \(String(format: "%.1f", ms)) ms")
                 }
             } catch {
                 failed = true

@@ -57,6 +57,7 @@ let benchmarks: @Sendable () -> Void = {
 
     cacheBenchmarks()
     managerBenchmarks()
+    colorBenchmarks()
 }
 
 /// Memory-cache and disk-cache benchmarks (registered from `benchmarks`).

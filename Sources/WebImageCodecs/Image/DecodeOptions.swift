@@ -17,17 +17,22 @@ public struct DecodeOptions: Sendable, Hashable {
     public var scaleDownLimitBytes: Int?
     /// Hard limits that make hostile images fail fast instead of exhausting memory.
     public var limits: DecodeLimits
+    /// Convert pixels tagged with an ICC profile (or a PNG's `cHRM`/`gAMA`) to sRGB, as browsers
+    /// show them (default on). Off, the pixels keep the source's colours (for example wide gamut);
+    /// ``Image/colorProfile`` names their space either way.
+    public var convertsToSRGB: Bool
 
     /// Options with every field settable; the defaults decode all frames at full size.
     public init(firstFrameOnly: Bool = false, scaleFactor: Double = 1,
                 thumbnailPixelSize: PixelSize? = nil, preserveAspectRatio: Bool = true,
-                scaleDownLimitBytes: Int? = nil, limits: DecodeLimits = .default) {
+                scaleDownLimitBytes: Int? = nil, limits: DecodeLimits = .default, convertsToSRGB: Bool = true) {
         self.firstFrameOnly = firstFrameOnly
         self.scaleFactor = scaleFactor
         self.thumbnailPixelSize = thumbnailPixelSize
         self.preserveAspectRatio = preserveAspectRatio
         self.scaleDownLimitBytes = scaleDownLimitBytes
         self.limits = limits
+        self.convertsToSRGB = convertsToSRGB
     }
 
     /// Full-size decode of every frame.

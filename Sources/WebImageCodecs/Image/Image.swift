@@ -17,10 +17,15 @@ public final class Image: Sendable {
     public let decodeOptions: DecodeOptions?
     /// True for a partial image delivered while data is still arriving (progressive loading).
     public let isPartial: Bool
+    /// The colour profile the source declared (an embedded ICC profile, a PNG's `sRGB` or
+    /// `cHRM`/`gAMA`); nil for untagged sources. With ``DecodeOptions/convertsToSRGB`` on (the
+    /// default) the pixels have been converted from it to sRGB; off, they are still in it.
+    public let colorProfile: ColorProfile?
 
     /// Creates an image from frames; `frames` must not be empty and all frames share one size.
     public init(frames: [ImageFrame], loopCount: Int = 0, format: ImageFormat = .undefined,
-                scale: Double = 1, decodeOptions: DecodeOptions? = nil, isPartial: Bool = false) {
+                scale: Double = 1, decodeOptions: DecodeOptions? = nil, isPartial: Bool = false,
+                colorProfile: ColorProfile? = nil) {
         precondition(!frames.isEmpty, "an Image needs at least one frame")
         self.frames = frames
         self.loopCount = frames.count > 1 ? max(0, loopCount) : 0
@@ -28,13 +33,15 @@ public final class Image: Sendable {
         self.scale = scale >= 1 ? scale : 1
         self.decodeOptions = decodeOptions
         self.isPartial = isPartial
+        self.colorProfile = colorProfile
     }
 
     /// A still image from one bitmap.
     public convenience init(bitmap: Bitmap, format: ImageFormat = .undefined, scale: Double = 1,
-                            decodeOptions: DecodeOptions? = nil, isPartial: Bool = false) {
+                            decodeOptions: DecodeOptions? = nil, isPartial: Bool = false,
+                            colorProfile: ColorProfile? = nil) {
         self.init(frames: [ImageFrame(bitmap: bitmap)], format: format, scale: scale,
-                  decodeOptions: decodeOptions, isPartial: isPartial)
+                  decodeOptions: decodeOptions, isPartial: isPartial, colorProfile: colorProfile)
     }
 
     /// The first frame's pixels (the whole image for a still).
@@ -67,14 +74,14 @@ public final class Image: Sendable {
     public func firstFrameOnly() -> Image {
         guard isAnimated else { return self }
         return Image(frames: [ImageFrame(bitmap: frames[0].bitmap)], loopCount: 0, format: format,
-                     scale: scale, decodeOptions: decodeOptions, isPartial: isPartial)
+                     scale: scale, decodeOptions: decodeOptions, isPartial: isPartial, colorProfile: colorProfile)
     }
 
     /// This image with another scale (itself when unchanged or when `scale` is below 1).
     public func withScale(_ scale: Double) -> Image {
         guard scale >= 1, scale != self.scale else { return self }
         return Image(frames: frames, loopCount: loopCount, format: format, scale: scale,
-                     decodeOptions: decodeOptions, isPartial: isPartial)
+                     decodeOptions: decodeOptions, isPartial: isPartial, colorProfile: colorProfile)
     }
 }
 

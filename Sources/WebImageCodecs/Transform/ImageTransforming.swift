@@ -41,14 +41,16 @@ extension ImageTransforming {
 }
 
 extension Image {
-    /// This image's frames with `source`'s format, loop count, scale and decode options.
+    /// This image's frames with `source`'s format, loop count, scale, decode options and colour
+    /// profile.
     func carryingMetadata(of source: Image) -> Image {
         if format == source.format, loopCount == source.loopCount, scale == source.scale,
-           decodeOptions == source.decodeOptions {
+           decodeOptions == source.decodeOptions, colorProfile == source.colorProfile {
             return self
         }
         return Image(frames: frames, loopCount: source.loopCount, format: source.format,
-                     scale: source.scale, decodeOptions: source.decodeOptions, isPartial: isPartial)
+                     scale: source.scale, decodeOptions: source.decodeOptions, isPartial: isPartial,
+                     colorProfile: source.colorProfile)
     }
 
     /// A new image made by applying `body` to every frame's bitmap; durations and scale are kept,

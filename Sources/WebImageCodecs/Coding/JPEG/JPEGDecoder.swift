@@ -31,6 +31,7 @@ enum JPEGDecoder {
         if mode == .complete { try checkPlausibleLength(b.count, header: header) }
 
         let format = info.isCMYK ? TJPF_CMYK : TJPF_RGBA
+        let color = colorPlan(JPEGColorMarkers.read(b), info: info, options: options)
         // Shrinking by 1.5x or more after the decode hides the fast DCT's and upsampling's error.
         let fast = plan.decodeSize.width * 2 >= plan.outputSize.width * 3
             && plan.decodeSize.height * 2 >= plan.outputSize.height * 3
@@ -40,11 +41,26 @@ enum JPEGDecoder {
             if mode == .complete, case .warning(let message) = outcome, isDamage(message) {
                 throw WebImageError.badData("The JPEG data is truncated or corrupt: \(message).")
             }
-            if info.isCMYK { JPEGCMYK.convertToRGBA(buffer) }
+            if case .cmyk(let inverted) = color.source, color.plan.conversion == nil {
+                JPEGCMYK.convertToRGBA(buffer, inverted: inverted)
+            } else {
+                color.plan.apply(buffer)
+            }
         }
         let upright = Resampler.resize(decoded, to: plan.outputSize).applying(header.orientation)
         return Image(bitmap: upright, format: .jpeg, scale: options.scaleFactor, decodeOptions: options,
-                     isPartial: mode == .partial)
+                     isPartial: mode == .partial, colorProfile: color.plan.profile)
+    }
+
+    /// The colour handling for the decoded pixels. CMYK pixels are always converted, with their
+    /// profile when lcms2 takes it, since an RGBA bitmap cannot hold CMYK.
+    private static func colorPlan(_ markers: JPEGColorMarkers, info: TurboJPEGDecompressor.Info,
+                                  options: DecodeOptions) -> (source: ColorSource, plan: ColorManagement.Plan) {
+        let source: ColorSource = info.isCMYK ? .cmyk(inverted: markers.hasAdobeMarker)
+            : info.colorspace == Int32(TJCS_GRAY.rawValue) ? .gray : .rgb
+        var colorOptions = options
+        if info.isCMYK { colorOptions.convertsToSRGB = true }
+        return (source, ColorManagement.plan(icc: markers.icc, source: source, options: colorOptions))
     }
 
     /// Huffman coding spends at least one bit on every block of a full scan, so a file much

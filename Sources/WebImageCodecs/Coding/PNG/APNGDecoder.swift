@@ -9,6 +9,7 @@ enum APNGDecoder {
         let frameCount = options.firstFrameOnly ? 1 : apng.frames.count
         try options.limits.checkAnimation(apng.canvas, frames: frameCount, format: .apng)
 
+        let color = PNGColorChunks.plan(bytes, options: options)
         var composer = APNGComposer(canvas: apng.canvas)
         var bitmaps: [Bitmap] = []
         var durations: [Double] = []
@@ -18,7 +19,7 @@ enum APNGDecoder {
             let pixels: Bitmap
             do {
                 pixels = try png.withUnsafeBufferPointer {
-                    try PNGDecoder.decodeBitmap($0, limits: options.limits, format: .apng)
+                    try PNGDecoder.decodeBitmap($0, limits: options.limits, format: .apng, color: color)
                 }
             } catch let error as WebImageError where error.code == .badImageData {
                 throw WebImageError.badData("APNG frame \(index) could not be decoded: \(error.message)")
@@ -33,7 +34,7 @@ enum APNGDecoder {
         let finished = PNGOutput.finish(bitmaps, orientation: orientation, options: options)
         let frames = zip(finished, durations).map { ImageFrame(bitmap: $0, duration: finished.count > 1 ? $1 : 0) }
         return Image(frames: frames, loopCount: apng.loopCount, format: frames.count > 1 ? .apng : .png,
-                     scale: options.scaleFactor, decodeOptions: options)
+                     scale: options.scaleFactor, decodeOptions: options, colorProfile: color.profile)
     }
 
     /// A complete PNG holding just `frame`: the canvas IHDR resized to the frame, the shared

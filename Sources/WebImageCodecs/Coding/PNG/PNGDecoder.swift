@@ -3,15 +3,18 @@ import CSPNG
 /// Decodes one still PNG (or an APNG's default image) into an RGBA8 ``Bitmap`` with libspng.
 ///
 /// libspng expands every colour type (palette, grey, grey+alpha, 16-bit) and applies `tRNS`, so
-/// the result is always straight-alpha RGBA8. Gamma is not applied, as browsers mostly don't.
+/// the result is always straight-alpha RGBA8; 16-bit samples are rounded to 8 bits (libspng's
+/// own RGBA8 output drops the low byte). The file's colour chunks are applied by the caller's
+/// ``ColorManagement/Plan`` (``PNGColorChunks``).
 enum PNGDecoder {
     static let rgba8 = Int32(SPNG_FMT_RGBA8.rawValue)
+    static let rgba16 = Int32(SPNG_FMT_RGBA16.rawValue)
     static let applyTransparency = Int32(SPNG_DECODE_TRNS.rawValue)
 
-    /// The full-size pixels of the PNG in `bytes`; the header is checked against `limits`
-    /// before any pixel memory is allocated.
+    /// The full-size pixels of the PNG in `bytes`, converted by `color`; the header is checked
+    /// against `limits` before any pixel memory is allocated.
     static func decodeBitmap(_ bytes: UnsafeBufferPointer<UInt8>, limits: DecodeLimits,
-                             format: ImageFormat = .png) throws -> Bitmap {
+                             format: ImageFormat = .png, color: ColorManagement.Plan = .none) throws -> Bitmap {
         let ctx = try SPNGContext(decoding: bytes, limits: limits)
         let ihdr = try ctx.header()
         let size = PixelSize(width: Int(ihdr.width), height: Int(ihdr.height))
@@ -22,17 +25,42 @@ enum PNGDecoder {
             throw WebImageError.badData("The PNG decoder reported an unexpected image size (\(length) bytes for \(size)).")
         }
         return try Bitmap(width: size.width, height: size.height) { out in
-            try ctx.check(spng_decode_image(ctx.raw, out.baseAddress, length, rgba8, applyTransparency),
-                          "decoding the image data")
+            if ihdr.bit_depth == 16 {
+                try decodeRounding16(ctx, into: out)
+            } else {
+                try ctx.check(spng_decode_image(ctx.raw, out.baseAddress, length, rgba8, applyTransparency),
+                              "decoding the image data")
+            }
+            color.apply(out)
         }
     }
 
-    /// Decodes a still PNG into an ``Image``: EXIF orientation applied, sized per `options`.
+    /// Decodes a 16-bit PNG as RGBA16 and rounds each sample to 8 bits (`v × 255 / 65535`).
+    private static func decodeRounding16(_ ctx: SPNGContext, into out: UnsafeMutableBufferPointer<UInt8>) throws {
+        var length = 0
+        try ctx.check(spng_decoded_image_size(ctx.raw, rgba16, &length), "sizing the decoded image")
+        guard length == out.count * 2 else {
+            throw WebImageError.badData("The PNG decoder reported an unexpected 16-bit image size (\(length) bytes).")
+        }
+        let wide = try [UInt16](unsafeUninitializedCapacity: out.count) { buffer, initialized in
+            try ctx.check(spng_decode_image(ctx.raw, buffer.baseAddress, length, rgba16, applyTransparency),
+                          "decoding the image data")
+            initialized = out.count
+        }
+        wide.withUnsafeBufferPointer { w in
+            for i in 0..<out.count { out[i] = UInt8((UInt32(w[i]) &* 255 &+ 32767) / 65535) }
+        }
+    }
+
+    /// Decodes a still PNG into an ``Image``: colour converted, EXIF orientation applied, sized
+    /// per `options`.
     static func decodeImage(_ bytes: UnsafeBufferPointer<UInt8>, options: DecodeOptions) throws -> Image {
-        let bitmap = try decodeBitmap(bytes, limits: options.limits)
+        let color = PNGColorChunks.plan(bytes, options: options)
+        let bitmap = try decodeBitmap(bytes, limits: options.limits, color: color)
         let orientation = PNGChunks.exifOrientation(bytes)
         let finished = PNGOutput.finish([bitmap], orientation: orientation, options: options)
-        return Image(bitmap: finished[0], format: .png, scale: options.scaleFactor, decodeOptions: options)
+        return Image(bitmap: finished[0], format: .png, scale: options.scaleFactor, decodeOptions: options,
+                     colorProfile: color.profile)
     }
 }
 

@@ -74,10 +74,12 @@ final class PNGIncrementalDecoder: IncrementalImageDecoding {
             }
         }
         guard rows > 0 else { return nil }
+        let color = PNGColorChunks.plan(bytes, options: options)
+        if color.conversion != nil { pixels.withUnsafeMutableBufferPointer { color.apply($0) } }
         let bitmap = Bitmap(width: size.width, height: size.height, pixels: pixels)
         let shown = PNGOutput.finish([bitmap], orientation: PNGChunks.exifOrientation(bytes), options: options)
         return Image(bitmap: shown[0], format: .png, scale: options.scaleFactor, decodeOptions: options,
-                     isPartial: true)
+                     isPartial: true, colorProfile: color.profile)
     }
 }
 

@@ -16,6 +16,7 @@ enum WebPAnimationDecoder {
         }
         let count = options.firstFrameOnly ? 1 : container.frameCount
         let orientation = container.orientation
+        let color = ColorManagement.plan(icc: container.iccProfile, source: .rgb, options: options)
         let displayedTarget = options.targetSize(for: WebPContainer.oriented(canvas, orientation),
                                                  frameCount: count)
         let target = WebPContainer.oriented(displayedTarget, orientation)
@@ -49,6 +50,7 @@ enum WebPAnimationDecoder {
             }
             let composed = Bitmap(width: canvas.width, height: canvas.height) { out in
                 out.baseAddress!.initialize(from: pixels, count: out.count)
+                color.apply(out)
             }
             let bitmap = Resampler.resize(composed, to: target).applying(orientation)
             let duration = count == 1 ? 0 : frameDuration(milliseconds: Int(timestamp) - Int(previousTimestamp))
@@ -56,7 +58,7 @@ enum WebPAnimationDecoder {
             previousTimestamp = timestamp
         }
         return Image(frames: frames, loopCount: Int(info.loop_count), format: .webp,
-                     scale: options.scaleFactor, decodeOptions: options)
+                     scale: options.scaleFactor, decodeOptions: options, colorProfile: color.profile)
     }
 
     /// Seconds for a frame shown `milliseconds` long, by ``FrameDelay/displaySeconds(_:)``.

@@ -1,8 +1,8 @@
 import CWebP
 import Foundation
 
-/// Reads the container-level facts of a WebP file (EXIF orientation, frame and loop counts)
-/// through libwebp's demuxer, which parses chunk headers only and never allocates pixels.
+/// Reads the container-level facts of a WebP file (EXIF orientation, ICC profile, frame and loop
+/// counts) through libwebp's demuxer, which parses chunk headers only and never allocates pixels.
 struct WebPContainer {
     /// The number of frames (1 for a still image).
     var frameCount: Int
@@ -10,6 +10,8 @@ struct WebPContainer {
     var loopCount: Int
     /// The EXIF orientation, `.up` when there is no EXIF chunk or no orientation tag.
     var orientation: EXIFOrientation
+    /// The `ICCP` chunk's profile; nil without one.
+    var iccProfile: Data?
 
     /// Parses the chunks of a complete WebP file; throws ``WebImageError/Code/badImageData`` when
     /// the container is truncated or malformed.
@@ -22,6 +24,16 @@ struct WebPContainer {
         frameCount = Int(WebPDemuxGetI(demuxer, WEBP_FF_FRAME_COUNT))
         loopCount = Int(WebPDemuxGetI(demuxer, WEBP_FF_LOOP_COUNT))
         orientation = Self.orientation(in: demuxer)
+        iccProfile = Self.iccProfile(in: demuxer)
+    }
+
+    /// The bytes of the first ICCP chunk.
+    private static func iccProfile(in demuxer: OpaquePointer) -> Data? {
+        var iterator = WebPChunkIterator()
+        guard WebPDemuxGetChunk(demuxer, "ICCP", 1, &iterator) != 0 else { return nil }
+        defer { WebPDemuxReleaseChunkIterator(&iterator) }
+        guard let base = iterator.chunk.bytes, iterator.chunk.size > 0 else { return nil }
+        return Data(bytes: base, count: iterator.chunk.size)
     }
 
     /// The orientation tag of the first EXIF chunk (with or without an `Exif\0\0` prefix).

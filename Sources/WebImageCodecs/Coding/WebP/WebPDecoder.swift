@@ -9,14 +9,17 @@ enum WebPDecoder {
     static func decode(_ bytes: UnsafeBufferPointer<UInt8>, features: WebPBitstreamFeatures,
                        options: DecodeOptions) throws -> Image {
         let stored = WebPBitstream.size(of: features)
-        // A still image decodes without the container; a malformed one just has no orientation.
-        let orientation = (try? WebPContainer(bytes))?.orientation ?? .up
+        // A still image decodes without the container; a malformed one just has no orientation
+        // and no profile.
+        let container = try? WebPContainer(bytes)
+        let orientation = container?.orientation ?? .up
+        let color = ColorManagement.plan(icc: container?.iccProfile, source: .rgb, options: options)
         let displayedTarget = options.targetSize(for: WebPContainer.oriented(stored, orientation))
         let target = WebPContainer.oriented(displayedTarget, orientation)
         try checkLimits(features, target: target, options: options)
-        let bitmap = try decodePixels(bytes, size: stored, target: target)
+        let bitmap = try decodePixels(bytes, size: stored, target: target, color: color)
         return Image(bitmap: bitmap.applying(orientation), format: .webp, scale: options.scaleFactor,
-                     decodeOptions: options)
+                     decodeOptions: options, colorProfile: color.profile)
     }
 
     /// Throws when decoding `features` at `target` would pass `options.limits`.
@@ -43,9 +46,10 @@ enum WebPDecoder {
         try limits.check(target, format: .webp)
     }
 
-    /// Decodes the stored pixels of a `size` image, scaled by libwebp to `target`.
+    /// Decodes the stored pixels of a `size` image, scaled by libwebp to `target`, converted by
+    /// `color`.
     static func decodePixels(_ bytes: UnsafeBufferPointer<UInt8>, size: PixelSize,
-                             target: PixelSize) throws -> Bitmap {
+                             target: PixelSize, color: ColorManagement.Plan = .none) throws -> Bitmap {
         var config = WebPDecoderConfig()
         guard WebPInitDecoderConfig(&config) != 0 else {
             throw WebImageError.badData("libwebp rejected its decoder configuration (version mismatch).")
@@ -66,6 +70,7 @@ enum WebPDecoder {
             guard status == VP8_STATUS_OK else {
                 throw WebPBitstream.error(for: status, while: "decoding the \(size) image")
             }
+            color.apply(buffer)
         }
     }
 }
