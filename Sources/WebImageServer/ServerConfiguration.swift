@@ -55,6 +55,9 @@ public struct ServerConfiguration: Sendable {
     public var maxResultDimension = 0
     /// Encodes WebP when the request's `Accept` names it and the URL names no format.
     public var autoWebP = false
+    /// Encodes AVIF when the request's `Accept` names it and the URL names no format (before
+    /// WebP; still results only).
+    public var autoAVIF = false
     /// The quality of lossy results when the URL names none.
     public var defaultQuality = 80
     /// How long a request may take from arrival to its answer (504 beyond; 0 is no limit). A

@@ -64,6 +64,8 @@ struct ServeCommand: AsyncParsableCommand {
     var maxResultDimension = Env.int("MAX_RESULT_DIMENSION") ?? 0
     @Flag(help: "Serve WebP when the URL names no format and the client accepts it.")
     var autoWebp = Env.flag("AUTO_WEBP")
+    @Flag(help: "Serve AVIF when the URL names no format and the client accepts it (before WebP; still results).")
+    var autoAvif = Env.flag("AUTO_AVIF")
     @Option(help: "Quality of lossy results when the URL names none (1–100).")
     var quality = Env.int("QUALITY") ?? 80
     @Option(help: "Seconds a request may take before it is answered with 504 (0: no limit).")
@@ -129,6 +131,7 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.maxURLLength = maxUrlLength
         configuration.maxResultDimension = maxResultDimension
         configuration.autoWebP = autoWebp
+        configuration.autoAVIF = autoAvif
         configuration.defaultQuality = quality
         configuration.shutdownTimeout = shutdownTimeout
         configuration.requestTimeout = requestTimeout

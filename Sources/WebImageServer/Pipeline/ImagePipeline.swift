@@ -75,20 +75,20 @@ final class ImagePipeline: Sendable {
     func result(for target: String, accept: String?) async throws -> (ServedImage, cached: Bool) {
         // A request target seen before is answered without parsing it again: its signature was
         // checked then and cannot have changed; only its expiry can have passed.
-        let acceptsWebP = configuration.autoWebP && (accept?.contains("image/webp") ?? false)
-        let targetKey = (acceptsWebP ? "target webp " : "target ") + target
+        let offered = negotiatedFormat(accept: accept)
+        let targetKey = "target " + (offered?.rawValue ?? "") + " " + target
         if let hit = results?.get(targetKey), hit.expires.map({ $0 <= 0 || $0 >= parser.now() }) ?? true {
             return (hit, true)
         }
         let (served, key, cached) = try await RequestDeadline.run(seconds: configuration.requestTimeout) {
-            try await self.parsedResult(for: target, acceptsWebP: acceptsWebP)
+            try await self.parsedResult(for: target, offered: offered)
         }
         results?.addAlias(targetKey, for: key)
         return (served, cached)
     }
 
     /// The result for a target not seen before (or expired), and the result key it is cached under.
-    private func parsedResult(for target: String, acceptsWebP: Bool) async throws
+    private func parsedResult(for target: String, offered: ImageFormat?) async throws
         -> (ServedImage, key: String, cached: Bool) {
         let parsed: ParsedImageURL
         do {
@@ -97,8 +97,8 @@ final class ImagePipeline: Sendable {
             throw ServerError(status: error.status, name: error.name, message: error.message)
         }
         let source = try checkedSource(parsed.source)
-        let negotiated = parsed.options.format == nil && acceptsWebP
-        let format = parsed.options.format ?? (negotiated ? .webp : nil)
+        let negotiated = parsed.options.format == nil && offered != nil
+        let format = parsed.options.format ?? (negotiated ? offered : nil)
         let key = parsed.canonicalKey + "|" + (format?.rawValue ?? "source")
         if let hit = results?.get(key) { return (hit, key, true) }
 
@@ -129,7 +129,7 @@ final class ImagePipeline: Sendable {
         ServedImage(body: ByteBuffer(bytes: data), format: format, etag: Self.etag(of: data),
                     filenameStem: parsed.options.filename ?? Self.stem(of: source),
                     returnAttachment: parsed.options.returnAttachment, expires: parsed.options.expires,
-                    negotiated: negotiated, ttl: configuration.ttl, varyAccept: negotiated || configuration.autoWebP)
+                    negotiated: negotiated, ttl: configuration.ttl, varyAccept: negotiated || configuration.autoWebP || configuration.autoAVIF)
     }
 
     /// The source URL if this server may fetch it: http(s), and under an allowed prefix when a
@@ -165,7 +165,7 @@ final class ImagePipeline: Sendable {
                                                       maxResultDimension: configuration.maxResultDimension)
             let transformed = ContinuousClock.now
             metrics.record(.transform, transformed - fetched)
-            let output = outputFormat(format, for: processed)
+            let output = outputFormat(format, for: processed, negotiated: negotiated)
             var encodeOptions = EncodeOptions(compressionQuality: Double(quality(for: output, options: parsed.options)) / 100)
             encodeOptions.firstFrameOnly = processed.frames.count <= 1 || !output.isAnimatable
             if let background = parsed.options.background { encodeOptions.backgroundColor = background }
@@ -210,7 +210,18 @@ final class ImagePipeline: Sendable {
         return image
     }
 
-    private func outputFormat(_ asked: ImageFormat?, for image: Image) -> ImageFormat {
+    /// The format picked from `Accept` when the URL names none (imgproxy's order: AVIF, then
+    /// WebP), if the server was told to negotiate.
+    private func negotiatedFormat(accept: String?) -> ImageFormat? {
+        guard let accept, configuration.autoAVIF || configuration.autoWebP else { return nil }
+        if configuration.autoAVIF, accept.contains("image/avif"), coders.canEncode(to: .avif) { return .avif }
+        if configuration.autoWebP, accept.contains("image/webp") { return .webp }
+        return nil
+    }
+
+    private func outputFormat(_ asked: ImageFormat?, for image: Image, negotiated: Bool) -> ImageFormat {
+        // AVIF is offered for still results only; an animation keeps its own format.
+        if negotiated, asked == .avif, image.frames.count > 1 { return outputFormat(nil, for: image, negotiated: false) }
         if let asked, coders.canEncode(to: asked) { return asked == .apng ? .png : asked }
         if [.jpeg, .png, .webp, .gif].contains(image.format) { return image.format }
         // An animated PNG stays animated: the PNG encoder writes APNG for several frames. A
@@ -224,6 +235,7 @@ final class ImagePipeline: Sendable {
         if let quality = options.formatQuality[format], quality > 0 { return quality }
         switch format {
         case .webp: return 79
+        case .avif: return 63
         default: return configuration.defaultQuality
         }
     }
