@@ -75,7 +75,7 @@ final class PNGIncrementalDecoder: IncrementalImageDecoding {
         }
         guard rows > 0 else { return nil }
         let bitmap = Bitmap(width: size.width, height: size.height, pixels: pixels)
-        let shown = PNGOutput.finish([bitmap], orientation: PNGChunks.exifOrientation(bytes), options: options)
+        let shown = DecodedOutput.finish([bitmap], orientation: PNGChunks.exifOrientation(bytes), options: options)
         return Image(bitmap: shown[0], format: .png, scale: options.scaleFactor, decodeOptions: options,
                      isPartial: true)
     }
