@@ -33,12 +33,13 @@ let package = Package(
         // No pkgConfig: libavif.pc's only flag is -DAVIF_DLL, which SwiftPM refuses with a warning;
         // the headers are in /usr/include, where the compiler looks anyway.
         .systemLibrary(name: "CAVIF", providers: [.apt(["libavif-dev"])]),
+        .systemLibrary(name: "CHEIF", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
         .systemLibrary(name: "CXattr"),
         // The image layer: the image model, coders, transformers. Usable alone to decode,
         // thumbnail and transform; names nothing of the layers above.
         .target(
             name: "WebImageCodecs",
-            dependencies: ["CTurboJPEG", "CSPNG", "CWebP", "CGIF", "CAVIF"]
+            dependencies: ["CTurboJPEG", "CSPNG", "CWebP", "CGIF", "CAVIF", "CHEIF"]
         ),
         // The load layer: the request vocabulary (options, context, validators, the stage
         // protocols), the caches and the loaders.

@@ -22,8 +22,8 @@ ALL_TARGETS=("${CODEC_TARGETS[@]}" filename)
 targets=("$@")
 [ ${#targets[@]} -eq 0 ] && targets=("${ALL_TARGETS[@]}" seeds)
 
-C_MODULES=(-I Sources/CTurboJPEG -I Sources/CSPNG -I Sources/CWebP -I Sources/CGIF -I Sources/CAVIF)
-C_LIBS=(-lturbojpeg -lspng -lwebp -lwebpdemux -lwebpmux -lgif -lavif)
+C_MODULES=(-I Sources/CTurboJPEG -I Sources/CSPNG -I Sources/CWebP -I Sources/CGIF -I Sources/CAVIF -I Sources/CHEIF)
+C_LIBS=(-lturbojpeg -lspng -lwebp -lwebpdemux -lwebpmux -lgif -lavif -lheif)
 mapfile -t LIBRARY_SOURCES < <(find Sources/WebImageCodecs -name '*.swift' | sort)
 SANITIZE=(-sanitize=fuzzer,address)
 

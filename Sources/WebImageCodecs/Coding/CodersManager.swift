@@ -6,7 +6,7 @@ import Foundation
 /// highest priority down) whose `canDecode` is true, with no fallback if that coder then fails;
 /// encoding goes to the first whose `canEncode` is true.
 public final class CodersManager: ProgressiveImageCoding {
-    /// The shared manager with the built-in coders: JPEG, PNG/APNG, GIF, WebP, AVIF.
+    /// The shared manager with the built-in coders: JPEG, PNG/APNG, GIF, WebP, HEIC/HEIF, AVIF.
     public static let shared = CodersManager()
 
     private let state: PriorityList<any ImageCoding>
@@ -18,7 +18,7 @@ public final class CodersManager: ProgressiveImageCoding {
 
     /// The built-in coders, lowest priority first.
     public static var builtInCoders: [any ImageCoding] {
-        [JPEGCoder(), PNGCoder(), GIFCoder(), WebPCoder(), AVIFCoder()]
+        [JPEGCoder(), PNGCoder(), GIFCoder(), WebPCoder(), HEIFCoder(), AVIFCoder()]
     }
 
     /// The coders, lowest priority first.
