@@ -15,6 +15,9 @@ struct SeedCorpus {
         for (name, bytes) in try pngSeeds() { seeds.append(("png", name, bytes)) }
         for (name, bytes) in try gifSeeds() { seeds.append(("gif", name, bytes)) }
         for (name, bytes) in try webpSeeds() { seeds.append(("webp", name, bytes)) }
+        for (name, bytes) in try avifSeeds() { seeds.append(("avif", name, bytes)) }
+        for (name, bytes) in try fixtureSeeds(in: "avif") { seeds.append(("avif", name, bytes)) }
+        for (name, bytes) in try fixtureSeeds(in: "heif") { seeds.append(("heif", name, bytes)) }
         for image in seeds {
             let name = image.target + "-" + image.name
             seeds.append(("sniff", name, image.bytes))
@@ -97,6 +100,27 @@ struct SeedCorpus {
             ("animated", try encode(SeedPictures.animation(17, 11, frames: 3, alpha: true, loopCount: 3), .webp,
                                     EncodeOptions(compressionQuality: 0.5))),
         ]
+    }
+
+    static func avifSeeds() throws -> [(String, [UInt8])] {
+        let picture = Image(bitmap: SeedPictures.gradient(29, 21))
+        let withAlpha = Image(bitmap: SeedPictures.gradient(29, 21, alpha: true))
+        return [
+            ("library-lossy", try encode(picture, .avif, EncodeOptions(compressionQuality: 0.5))),
+            ("library-alpha", try encode(withAlpha, .avif, EncodeOptions(compressionQuality: 0.5))),
+            ("library-lossless", try encode(withAlpha, .avif, EncodeOptions(lossless: true))),
+        ]
+    }
+
+    /// The test fixtures Debian's tools made (Tests/Fixtures/<folder>, run from the repository
+    /// root): avifenc's bit depths, grid, sequence and orientations; heif-enc's HEIC files and
+    /// the damaged copies.
+    static func fixtureSeeds(in folder: String) throws -> [(String, [UInt8])] {
+        let directory = URL(fileURLWithPath: "Tests/Fixtures").appendingPathComponent(folder)
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
+        return try names.filter { ["avif", "heic", "heif"].contains(URL(fileURLWithPath: $0).pathExtension) }.map { name in
+            ("tools-" + name, [UInt8](try Data(contentsOf: directory.appendingPathComponent(name))))
+        }
     }
 
     static let fileNameKeys = [

@@ -32,6 +32,21 @@ struct AVIFBadInputTests {
             == PixelSize(width: 128, height: 128))
     }
 
+    @Test func gridCanvasLargerThanItsIspeIsRefused() throws {
+        // avifenc stores the grid record (version, flags, rows - 1, columns - 1, 16-bit width and
+        // height) in mdat; declare a 128x256 canvas behind the 128x128 ispe.
+        var bytes = [UInt8](try CodecFixtures.data("avif/grid-2x2.avif"))
+        let record: [UInt8] = [0, 0, 1, 1, 0, 0x80, 0, 0x80]
+        let at = try #require(bytes.indices.dropLast(8).first { Array(bytes[$0..<$0 + 8]) == record })
+        bytes[at + 6] = 0x01; bytes[at + 7] = 0x00
+        let data = Data(bytes)
+        let limits = DecodeLimits(maxPixels: 128 * 128)
+        let error = CodecFixtures.error { try coder.decode(data, options: DecodeOptions(limits: limits)) }
+        #expect(error?.code == .imageTooLarge, "\(String(describing: error))")
+        // Within the limits, the four 64x64 cells cannot cover the canvas: corrupt.
+        #expect(CodecFixtures.errorCode { try coder.decode(data, options: .default) } == .badImageData)
+    }
+
     @Test func hevcDataUnderAnAVIFBrandIsRefused() throws {
         let data = try CodecFixtures.data("heif/hevc-with-avif-brand.avif")
         #expect(ImageFormat.detect(data) == .avif)

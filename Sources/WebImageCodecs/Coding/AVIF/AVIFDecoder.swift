@@ -3,16 +3,20 @@ import CAVIF
 /// Decodes the primary image of an AVIF (or the first frame of a sequence) into a ``Bitmap``.
 ///
 /// The container is parsed first (no AV1 data decoded) and its size checked against the limits;
-/// only then is the AV1 frame decoded, with libavif's own per-frame limit lowered to ours so a
-/// stream that claims more pixels than its container is refused by the AV1 decoder too.
+/// only then is the AV1 frame decoded. libavif's own size limit is lowered to ours before
+/// parsing, so it also refuses a grid whose canvas is larger than its `ispe` says, and an AV1
+/// stream (or grid cell) that claims more pixels than its container.
 enum AVIFDecoder {
     /// libavif's largest allowed `imageSizeLimit` (its default): 16384 × 16384.
     static let librarySizeLimit = 16384 * 16384
 
     /// The header facts: the size as shown and the frame count.
     static func info(_ bytes: UnsafeBufferPointer<UInt8>) throws -> ImageInfo {
-        try withParsedDecoder(bytes) { decoder in
+        try withParsedDecoder(bytes, sizeLimit: librarySizeLimit) { decoder in
             let transforms = AVIFTransforms(decoder.pointee.image)
+            guard !transforms.displayedSize.isEmpty else {
+                throw WebImageError.badData("The AVIF header declares an empty image.")
+            }
             return ImageInfo(format: .avif, pixelSize: transforms.displayedSize,
                              frameCount: Int(max(decoder.pointee.imageCount, 1)))
         }
@@ -21,11 +25,10 @@ enum AVIFDecoder {
     /// Decodes `bytes` per `options`: limits from the header, then the first frame at full size,
     /// cropped and turned as the container says, resampled to the requested size.
     static func decode(_ bytes: UnsafeBufferPointer<UInt8>, options: DecodeOptions) throws -> Image {
-        try withParsedDecoder(bytes) { decoder in
+        try withParsedDecoder(bytes, sizeLimit: options.limits.maxPixels) { decoder in
             let header = decoder.pointee.image!
             let stored = PixelSize(width: Int(header.pointee.width), height: Int(header.pointee.height))
             try options.limits.check(stored, format: .avif)
-            decoder.pointee.imageSizeLimit = UInt32(clamping: min(max(options.limits.maxPixels, 1), librarySizeLimit))
             try AVIFFailure.check(avifDecoderNextImage(decoder), "decoding the AV1 image",
                                   diagnostics: diagnostics(decoder))
             let image = decoder.pointee.image!
@@ -40,8 +43,9 @@ enum AVIFDecoder {
         }
     }
 
-    /// Runs `body` with a libavif decoder that has parsed `bytes` (which must outlive it).
-    private static func withParsedDecoder<T>(_ bytes: UnsafeBufferPointer<UInt8>,
+    /// Runs `body` with a libavif decoder that has parsed `bytes` (which must outlive it), with
+    /// libavif's pixel limit (for items, grids and AV1 frames) at `sizeLimit`, capped at its own.
+    private static func withParsedDecoder<T>(_ bytes: UnsafeBufferPointer<UInt8>, sizeLimit: Int,
                                              _ body: (UnsafeMutablePointer<avifDecoder>) throws -> T) throws -> T {
         guard !bytes.isEmpty else { throw WebImageError.badData("The AVIF data is empty.") }
         guard let decoder = avifDecoderCreate() else {
@@ -55,6 +59,7 @@ enum AVIFDecoder {
         decoder.pointee.ignoreExif = AVIF_TRUE
         decoder.pointee.ignoreXMP = AVIF_TRUE
         decoder.pointee.strictFlags = AVIF_STRICT_DISABLED.rawValue
+        decoder.pointee.imageSizeLimit = UInt32(clamping: min(max(sizeLimit, 1), librarySizeLimit))
         try AVIFFailure.check(avifDecoderSetIOMemory(decoder, bytes.baseAddress, bytes.count), "reading the AVIF data")
         try AVIFFailure.check(avifDecoderParse(decoder), "reading the AVIF header", diagnostics: diagnostics(decoder))
         guard decoder.pointee.image != nil else {

@@ -25,7 +25,8 @@ enum AVIFFailure {
         default:
             // libavif refuses a declared size over its own limits at parse time.
             if detail.contains("too large") {
-                return WebImageError(.imageTooLarge, "The AVIF image is too large to decode (libavif: \(said)).")
+                return WebImageError(.imageTooLarge,
+                    "The AVIF image is over the decode limit (libavif: \(said)); raise DecodeLimits.maxPixels to decode it.")
             }
             return WebImageError.badData("The AVIF data is invalid or corrupt (libavif while \(action): \(said)).")
         }

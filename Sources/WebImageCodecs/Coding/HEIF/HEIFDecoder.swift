@@ -6,10 +6,13 @@ import CHEIF
 /// libheif applies the clean aperture, rotation and mirror properties itself. Sizes are checked
 /// against the limits from the container before any image data is decoded.
 enum HEIFDecoder {
-    /// The header facts: the primary image's size as shown.
+    /// The header facts: the primary image's size as shown. Throws for an empty size (a grid
+    /// whose own size is missing reports 0×0).
     static func info(_ bytes: UnsafeBufferPointer<UInt8>, format: ImageFormat) throws -> ImageInfo {
         try withPrimaryImage(bytes) { primary in
-            ImageInfo(format: format, pixelSize: shownSize(primary))
+            let shown = shownSize(primary)
+            guard !shown.isEmpty else { throw WebImageError.badData("The HEIF header declares an empty image.") }
+            return ImageInfo(format: format, pixelSize: shown)
         }
     }
 
@@ -20,6 +23,10 @@ enum HEIFDecoder {
             let shown = shownSize(primary)
             try options.limits.check(shown, format: format)
             try options.limits.check(storedSize(primary) ?? shown, format: format)
+            if let grid = HEIFGridHeader.primaryGridSize(bytes) {
+                // libheif sizes a grid's canvas from the grid data, which may disagree with ispe.
+                try options.limits.check(grid, format: format)
+            }
             let target = options.targetSize(for: shown)
             let bitmap: Bitmap
             if target != shown, let thumbnail = thumbnail(of: primary, covering: target, limits: options.limits) {
