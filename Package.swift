@@ -33,6 +33,10 @@ let package = Package(
         .systemLibrary(name: "CGIF", providers: [.apt(["libgif-dev"])]),
         // SVG, rendered by librsvg onto a cairo surface.
         .systemLibrary(name: "CRSVG", pkgConfig: "librsvg-2.0", providers: [.apt(["librsvg2-dev"])]),
+        // No pkgConfig: libavif.pc's only flag is -DAVIF_DLL, which SwiftPM refuses with a warning;
+        // the headers are in /usr/include, where the compiler looks anyway.
+        .systemLibrary(name: "CAVIF", providers: [.apt(["libavif-dev"])]),
+        .systemLibrary(name: "CHEIF", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
         .systemLibrary(name: "CXattr"),
         // Colour management: embedded ICC profiles converted to sRGB.
         .systemLibrary(name: "CLCMS2", pkgConfig: "lcms2", providers: [.apt(["liblcms2-dev"])]),
@@ -40,7 +44,7 @@ let package = Package(
         // thumbnail and transform; names nothing of the layers above.
         .target(
             name: "WebImageCodecs",
-            dependencies: ["CTurboJPEG", "CSPNG", "CWebP", "CGIF", "CRSVG", "CLCMS2"]
+            dependencies: ["CTurboJPEG", "CSPNG", "CWebP", "CGIF", "CRSVG", "CLCMS2", "CAVIF", "CHEIF"]
         ),
         // The load layer: the request vocabulary (options, context, validators, the stage
         // protocols), the caches and the loaders.

@@ -17,6 +17,9 @@ struct SeedCorpus {
         for (name, bytes) in try webpSeeds() { seeds.append(("webp", name, bytes)) }
         for (name, text) in svgSeeds { seeds.append(("svg", name, Array(text.utf8))) }
         for (name, bytes) in iccSeeds() { seeds.append(("icc", name, bytes)) }
+        for (name, bytes) in try avifSeeds() { seeds.append(("avif", name, bytes)) }
+        for (name, bytes) in try fixtureSeeds(in: "avif") { seeds.append(("avif", name, bytes)) }
+        for (name, bytes) in try fixtureSeeds(in: "heif") { seeds.append(("heif", name, bytes)) }
         for image in seeds {
             let name = image.target + "-" + image.name
             seeds.append(("sniff", name, image.bytes))
@@ -125,6 +128,27 @@ struct SeedCorpus {
             ("p3-chunk-missing", [0, 0x42] + p3),
             ("garbage", [0, 0] + [0, 0, 1, 0] + [UInt8](repeating: 0x5A, count: 252)),
         ]
+    }
+
+    static func avifSeeds() throws -> [(String, [UInt8])] {
+        let picture = Image(bitmap: SeedPictures.gradient(29, 21))
+        let withAlpha = Image(bitmap: SeedPictures.gradient(29, 21, alpha: true))
+        return [
+            ("library-lossy", try encode(picture, .avif, EncodeOptions(compressionQuality: 0.5))),
+            ("library-alpha", try encode(withAlpha, .avif, EncodeOptions(compressionQuality: 0.5))),
+            ("library-lossless", try encode(withAlpha, .avif, EncodeOptions(lossless: true))),
+        ]
+    }
+
+    /// The test fixtures Debian's tools made (Tests/Fixtures/<folder>, run from the repository
+    /// root): avifenc's bit depths, grid, sequence and orientations; heif-enc's HEIC files and
+    /// the damaged copies.
+    static func fixtureSeeds(in folder: String) throws -> [(String, [UInt8])] {
+        let directory = URL(fileURLWithPath: "Tests/Fixtures").appendingPathComponent(folder)
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
+        return try names.filter { ["avif", "heic", "heif"].contains(URL(fileURLWithPath: $0).pathExtension) }.map { name in
+            ("tools-" + name, [UInt8](try Data(contentsOf: directory.appendingPathComponent(name))))
+        }
     }
 
     static let fileNameKeys = [

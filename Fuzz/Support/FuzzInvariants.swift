@@ -78,3 +78,11 @@ func fuzzDecode(_ coder: any ImageCoding, _ input: UnsafeRawBufferPointer, forma
         }
     }
 }
+
+/// Reads `input`'s header with `coder`: a positive size in one of `formats`, or nil.
+func fuzzHeader(_ coder: any ImageCoding, _ input: UnsafeRawBufferPointer, formats: Set<ImageFormat>) {
+    guard let info = coder.imageInfo(for: Data(input)) else { return }
+    require(info.pixelSize.width > 0 && info.pixelSize.height > 0, "header size \(info.pixelSize)")
+    require(formats.contains(info.format), "header format \(info.format), expected one of \(formats)")
+    if let frames = info.frameCount { require(frames >= 1, "header frame count \(frames)") }
+}

@@ -26,7 +26,7 @@ public func fuzzSniff(_ bytes: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     default: break
     }
 
-    let decodable: Set<ImageFormat> = [.jpeg, .png, .apng, .gif, .webp]
+    let decodable: Set<ImageFormat> = [.jpeg, .png, .apng, .gif, .webp, .avif, .heic, .heif]
     require(CodersManager.shared.canDecode(data) == decodable.contains(format),
             "canDecode disagrees with detect (\(format))")
 

@@ -4,7 +4,7 @@ import WebImage
 
 /// The formats `get --format` can write.
 enum OutputFormat: String, CaseIterable, ExpressibleByArgument {
-    case png, jpeg, webp, gif
+    case png, jpeg, webp, gif, avif
 
     init?(argument: String) {
         switch argument.lowercased() {
@@ -19,6 +19,7 @@ enum OutputFormat: String, CaseIterable, ExpressibleByArgument {
         case .jpeg: .jpeg
         case .webp: .webp
         case .gif: .gif
+        case .avif: .avif
         }
     }
 }
@@ -46,8 +47,8 @@ enum ImageOutput {
         guard !ext.isEmpty else { return }
         let byName = ImageFormat(fileExtension: ext)
         if byName != .undefined, CodersManager.shared.canEncode(to: byName) { return }
-        throw ValidationError("Cannot write '.\(ext)' files: name the -o file .png, .jpg, .jpeg, .webp or .gif, "
-                              + "or choose the format with --format png|jpeg|webp|gif.")
+        throw ValidationError("Cannot write '.\(ext)' files: name the -o file .png, .jpg, .jpeg, .webp, .gif or .avif, "
+                              + "or choose the format with --format png|jpeg|webp|gif|avif.")
     }
 
     /// Writes `image` to `path` as `format`. The downloaded bytes are written as they are when

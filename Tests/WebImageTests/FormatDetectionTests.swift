@@ -35,6 +35,14 @@ struct FormatDetectionTests {
         (ftyp("mif1", ["mif1"]), .heif),
         (ftyp("avif", ["avif", "mif1"]), .avif),
         (ftyp("mif1", ["avif"]), .avif),
+        (ftyp("avis", ["avis", "msf1"]), .avif),
+        (ftyp("msf1", ["msf1", "iso8", "avis"]), .avif),
+        (ftyp("heix", ["mif1", "heix"]), .heic),
+        (ftyp("hevc", ["msf1", "hevc"]), .heic),
+        (ftyp("mif1", ["mif1", "heim"]), .heic),
+        (ftyp("msf1", ["msf1", "hevs"]), .heic),
+        (ftyp("msf1", ["msf1", "iso8"]), .heif),
+        (ftyp("heic", ["mif1", "heic", "avif"]), .heic),
         (bytes([0xFF, 0x0A, 0x00]), .jpegXL),
         (bytes([0, 0, 0, 0x0C, 0x4A, 0x58, 0x4C, 0x20, 0x0D, 0x0A, 0x87, 0x0A]), .jpegXL),
         (Data("%PDF-1.7\n".utf8), .pdf),
@@ -57,6 +65,13 @@ struct FormatDetectionTests {
     ])
     func rejectsNearMisses(data: Data) {
         #expect(ImageFormat.detect(data) == .undefined)
+    }
+
+    @Test("ISO media files with other brands, or cut before their brands, are not images")
+    func otherISOMediaBrands() {
+        #expect(ImageFormat.detect(Self.ftyp("isom", ["isom", "mp41"])) == .undefined)
+        #expect(ImageFormat.detect(Self.ftyp("qt  ", ["qt  "])) == .undefined)
+        #expect(ImageFormat.detect(Data([0, 0, 0, 0x18] + Array("ftyp".utf8))) == .undefined)
     }
 
     @Test("APNG is told from PNG by acTL before IDAT")

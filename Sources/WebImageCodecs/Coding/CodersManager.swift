@@ -6,7 +6,8 @@ import Foundation
 /// highest priority down) whose `canDecode` is true, with no fallback if that coder then fails;
 /// encoding goes to the first whose `canEncode` is true.
 public final class CodersManager: ProgressiveImageCoding {
-    /// The shared manager with the built-in coders: JPEG, PNG/APNG, GIF, WebP, SVG (decode only).
+    /// The shared manager with the built-in coders: JPEG, PNG/APNG, GIF, WebP, SVG (decode only),
+    /// HEIC/HEIF (decode only), AVIF.
     public static let shared = CodersManager()
 
     private let state: PriorityList<any ImageCoding>
@@ -18,7 +19,7 @@ public final class CodersManager: ProgressiveImageCoding {
 
     /// The built-in coders, lowest priority first.
     public static var builtInCoders: [any ImageCoding] {
-        [JPEGCoder(), PNGCoder(), GIFCoder(), WebPCoder(), SVGCoder()]
+        [JPEGCoder(), PNGCoder(), GIFCoder(), WebPCoder(), SVGCoder(), HEIFCoder(), AVIFCoder()]
     }
 
     /// The coders, lowest priority first.

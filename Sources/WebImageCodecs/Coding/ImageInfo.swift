@@ -9,11 +9,15 @@ public struct ImageInfo: Sendable, Hashable {
     public var format: ImageFormat
     /// The size as shown: for a JPEG with an EXIF orientation of 5–8, width and height swapped.
     public var pixelSize: PixelSize
+    /// How many frames the header declares, where the coder reads it without decoding (AVIF
+    /// sequences); `nil` when the coder does not tell.
+    public var frameCount: Int?
 
     /// An info with every field given.
-    public init(format: ImageFormat, pixelSize: PixelSize) {
+    public init(format: ImageFormat, pixelSize: PixelSize, frameCount: Int? = nil) {
         self.format = format
         self.pixelSize = pixelSize
+        self.frameCount = frameCount
     }
 }
 

@@ -31,7 +31,7 @@ enum APNGDecoder {
             durations.append(frame.control.duration)
         }
         let orientation = PNGChunks.exifOrientation(bytes)
-        let finished = PNGOutput.finish(bitmaps, orientation: orientation, options: options)
+        let finished = DecodedOutput.finish(bitmaps, orientation: orientation, options: options)
         let frames = zip(finished, durations).map { ImageFrame(bitmap: $0, duration: finished.count > 1 ? $1 : 0) }
         return Image(frames: frames, loopCount: apng.loopCount, format: frames.count > 1 ? .apng : .png,
                      scale: options.scaleFactor, decodeOptions: options, colorProfile: color.profile)

@@ -58,29 +58,9 @@ enum PNGDecoder {
         let color = PNGColorChunks.plan(bytes, options: options)
         let bitmap = try decodeBitmap(bytes, limits: options.limits, color: color)
         let orientation = PNGChunks.exifOrientation(bytes)
-        let finished = PNGOutput.finish([bitmap], orientation: orientation, options: options)
+        let finished = DecodedOutput.finish([bitmap], orientation: orientation, options: options)
         return Image(bitmap: finished[0], format: .png, scale: options.scaleFactor, decodeOptions: options,
                      colorProfile: color.profile)
-    }
-}
-
-/// The last steps every PNG/APNG decode shares: scale to the requested size, then turn upright.
-enum PNGOutput {
-    /// `frames` (all the same stored size) resized to `options.targetSize` — computed on the
-    /// displayed, oriented size — and turned upright for `orientation`.
-    static func finish(_ frames: [Bitmap], orientation: EXIFOrientation, options: DecodeOptions) -> [Bitmap] {
-        guard let first = frames.first else { return frames }
-        let stored = first.size
-        let displayed = orientation.swapsDimensions
-            ? PixelSize(width: stored.height, height: stored.width) : stored
-        let target = options.targetSize(for: displayed, frameCount: frames.count)
-        let storedTarget = orientation.swapsDimensions
-            ? PixelSize(width: target.height, height: target.width) : target
-        return frames.map { frame in
-            let sized = storedTarget == stored || storedTarget.isEmpty
-                ? frame : Resampler.resize(frame, to: storedTarget)
-            return sized.applying(orientation)
-        }
     }
 }
 

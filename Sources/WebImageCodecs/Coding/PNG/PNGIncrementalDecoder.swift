@@ -77,7 +77,7 @@ final class PNGIncrementalDecoder: IncrementalImageDecoding {
         let color = PNGColorChunks.plan(bytes, options: options)
         if color.conversion != nil { pixels.withUnsafeMutableBufferPointer { color.apply($0) } }
         let bitmap = Bitmap(width: size.width, height: size.height, pixels: pixels)
-        let shown = PNGOutput.finish([bitmap], orientation: PNGChunks.exifOrientation(bytes), options: options)
+        let shown = DecodedOutput.finish([bitmap], orientation: PNGChunks.exifOrientation(bytes), options: options)
         return Image(bitmap: shown[0], format: .png, scale: options.scaleFactor, decodeOptions: options,
                      isPartial: true, colorProfile: color.profile)
     }

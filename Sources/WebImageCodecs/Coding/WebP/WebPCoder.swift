@@ -47,7 +47,7 @@ public struct WebPCoder: ProgressiveImageCoding {
             return try WebPEncoder.encode(frames[0].bitmap, quality: quality, lossless: options.lossless)
         }
         if let maxBytes = options.maxFileSize, !options.lossless {
-            return try WebPEncoder.bestFitting(maxBytes: maxBytes, encode: encode)
+            return try EncodeQualitySearch.bestFitting(maxBytes: maxBytes) { try encode(Float($0)) }
         }
         return try encode(options.lossless ? 75 : Float(options.compressionQuality * 100))
     }

@@ -1,0 +1,34 @@
+import CAVIF
+
+/// Converts a decoded AVIF image (YUV at 8, 10 or 12 bits, alpha optional) to the library's RGBA8.
+enum AVIFPixels {
+    /// The `transforms.crop` region of `image` as straight-alpha RGBA8. libavif converts the
+    /// colour; an image without alpha gets opaque alpha, and premultiplied alpha is divided out.
+    /// 8-bit images take libavif's libyuv path (fast); 10- and 12-bit ones its own conversion,
+    /// which rounds to 8 bits as avifdec's output does (libyuv's truncates).
+    static func bitmap(of image: UnsafeMutablePointer<avifImage>, crop transforms: AVIFTransforms) throws -> Bitmap {
+        if transforms.cropsNothing(image) { return try convert(image) }
+        guard let view = avifImageCreateEmpty() else {
+            throw WebImageError(.imageTooLarge, "libavif could not allocate an image (out of memory).")
+        }
+        defer { avifImageDestroy(view) }
+        var crop = transforms.crop
+        try AVIFFailure.check(avifImageSetViewRect(view, image, &crop), "cropping to the clean aperture")
+        return try convert(view)
+    }
+
+    private static func convert(_ image: UnsafeMutablePointer<avifImage>) throws -> Bitmap {
+        var rgb = avifRGBImage()
+        avifRGBImageSetDefaults(&rgb, image)
+        rgb.format = AVIF_RGB_FORMAT_RGBA
+        rgb.depth = 8
+        rgb.alphaPremultiplied = AVIF_FALSE
+        rgb.avoidLibYUV = image.pointee.depth > 8 ? AVIF_TRUE : AVIF_FALSE
+        let width = Int(image.pointee.width), height = Int(image.pointee.height)
+        rgb.rowBytes = UInt32(width * 4)
+        return try Bitmap(width: width, height: height) { buffer in
+            rgb.pixels = buffer.baseAddress
+            try AVIFFailure.check(avifImageYUVToRGB(image, &rgb), "converting the \(width)x\(height) image to RGBA")
+        }
+    }
+}

@@ -1,0 +1,53 @@
+import CHEIF
+
+/// Decodes one image item of a HEIF file to the library's RGBA8.
+enum HEIFPixels {
+    /// The pixels of `handle`'s image, with libheif's transformations (clean aperture, rotation,
+    /// mirror) applied, deeper samples reduced to 8 bits, opaque alpha when there is none, and
+    /// premultiplied alpha divided out.
+    static func bitmap(of handle: OpaquePointer) throws -> Bitmap {
+        guard let options = heif_decoding_options_alloc() else {
+            throw WebImageError(.imageTooLarge, "libheif could not allocate decoding options (out of memory).")
+        }
+        defer { heif_decoding_options_free(options) }
+        options.pointee.convert_hdr_to_8bit = 1
+        var decoded: OpaquePointer?
+        try HEIFFailure.check(heif_decode_image(handle, &decoded, heif_colorspace_RGB, heif_chroma_interleaved_RGBA, options),
+                              "decoding the image")
+        guard let image = decoded else { throw WebImageError.badData("libheif decoded no image.") }
+        defer { heif_image_release(image) }
+
+        let width = Int(heif_image_get_width(image, heif_channel_interleaved))
+        let height = Int(heif_image_get_height(image, heif_channel_interleaved))
+        let depth = heif_image_get_bits_per_pixel_range(image, heif_channel_interleaved)
+        var stride: Int32 = 0
+        guard width > 0, height > 0, depth == 8,
+              let plane = heif_image_get_plane_readonly(image, heif_channel_interleaved, &stride),
+              Int(stride) >= width * 4 else {
+            throw WebImageError.badData("libheif returned no usable RGBA plane (\(width)x\(height), \(depth) bits).")
+        }
+        let premultiplied = heif_image_handle_is_premultiplied_alpha(handle) != 0
+            && heif_image_handle_has_alpha_channel(handle) != 0
+        return Bitmap(width: width, height: height) { out in
+            let rowBytes = width * 4
+            for y in 0..<height {
+                (out.baseAddress! + y * rowBytes).update(from: plane + y * Int(stride), count: rowBytes)
+            }
+            if premultiplied { unpremultiply(out) }
+        }
+    }
+
+    /// Divides each colour by its alpha, rounding (a colour over its alpha is clamped).
+    static func unpremultiply(_ pixels: UnsafeMutableBufferPointer<UInt8>) {
+        var i = 0
+        while i + 3 < pixels.count {
+            let alpha = Int(pixels[i + 3])
+            if alpha != 0 && alpha != 255 {
+                for c in i..<i + 3 {
+                    pixels[c] = UInt8(min(255, (Int(pixels[c]) * 255 + alpha / 2) / alpha))
+                }
+            }
+            i += 4
+        }
+    }
+}

@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# Rebuilds the AVIF and HEIF test fixtures in Tests/Fixtures/avif and Tests/Fixtures/heif with
+# Debian 12's reference tools: avifenc/avifdec (libavif-bin 0.11.1), heif-enc/heif-convert
+# (libheif-examples 1.15.1, whose HEVC encoder is x265), gcc against libheif-dev for what
+# heif-enc cannot write, and python3. The tests read the committed files; they never run this.
+# AV1 and HEVC encoders may change their output between versions, so a rebuild may differ in
+# bytes; the reference PNGs are rebuilt with it.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cd "$work"
+
+python3 "$here/tools/mkpng.py" 64 48
+python3 "$here/tools/mkpng.py" 128 96
+python3 "$here/tools/mkpng.py" 128 128
+python3 "$here/tools/mkpng.py" 63 47
+
+mkdir -p avif/reference heif/reference
+# AVIF: 8-bit 4:2:0, 10-bit 4:2:0, 12-bit 4:4:4, alpha, rotations and mirrors, a 2x2 grid and a
+# three-frame sequence (avis).
+avifenc -s 6 -y 420 --min 20 --max 24 rgb-64x48.png avif/still-8bit.avif
+avifenc -s 6 -y 420 -d 10 --min 20 --max 24 rgb-64x48.png avif/still-10bit.avif
+avifenc -s 6 -y 444 -d 12 --min 20 --max 24 rgb-64x48.png avif/still-12bit.avif
+avifenc -s 6 --min 20 --max 24 rgba-64x48.png avif/alpha.avif
+avifenc -s 6 --min 20 --max 24 --irot 1 rgb-64x48.png avif/irot1.avif
+avifenc -s 6 --min 20 --max 24 --irot 3 --imir 1 rgb-64x48.png avif/irot3-imir1.avif
+avifenc -s 6 --min 20 --max 24 --imir 0 rgb-64x48.png avif/imir0.avif
+avifenc -s 8 --min 30 --max 34 -g 2x2 rgb-128x128.png avif/grid-2x2.avif
+avifenc -s 8 --min 30 --max 34 --fps 10 rgb-64x48.png rgba-64x48.png rgb-64x48.png avif/sequence.avif
+# avifdec is the reference for pixels (it decodes the first frame, and applies no irot/imir);
+# heif-convert, which applies them, is the reference for the oriented files.
+for f in still-8bit still-10bit still-12bit alpha grid-2x2 sequence; do
+  avifdec -d 8 "avif/$f.avif" "avif/reference/$f.png"
+done
+for f in irot1 irot3-imir1 imir0; do
+  heif-convert "avif/$f.avif" "avif/reference/$f.png"
+done
+
+# HEIF: heif-enc for still, alpha, 10-bit, a thumbnail item and an odd size (written as a grid).
+heif-enc -q 60 -o heif/still.heic rgb-64x48.png
+heif-enc -q 60 -o heif/alpha.heic rgba-64x48.png
+heif-enc -q 60 -b 10 -o heif/still-10bit.heic rgb16-64x48.png
+heif-enc -q 60 -t 32 -o heif/thumbnail.heic rgb-128x96.png
+heif-enc -q 60 -o heif/odd-grid.heic rgb-63x47.png
+heif-enc -q 90 -L -p chroma=444 --premultiplied-alpha -o heif/premultiplied.heic rgba-64x48.png
+# libheif's API for the rest: irot/imir orientations and a thumbnail of another picture.
+gcc -O1 -o heifgen "$here/tools/heifgen.c" $(pkg-config --cflags --libs libheif)
+(cd heif && ../heifgen)
+# Damaged and re-branded copies of still.heic (same sizes, so no offsets move).
+python3 "$here/tools/patch.py" heif/still.heic heif/missing-primary.heic pitm 999
+python3 "$here/tools/patch.py" heif/still.heic heif/mif1-only.heif mif1,mif1,miaf,miaf
+python3 "$here/tools/patch.py" heif/still.heic heif/unknown-brand.heic isom,isom,mp41,mp42
+python3 "$here/tools/patch.py" heif/still.heic heif/hevc-with-avif-brand.avif avif,avif,mif1,miaf
+for f in still alpha still-10bit thumbnail odd-grid orientation-6 orientation-7 marked-thumbnail premultiplied; do
+  heif-convert "heif/$f.heic" "heif/reference/$f.png"
+done
+heif-convert heif/mif1-only.heif heif/reference/mif1-only.png
+
+rm -rf "$here/avif" "$here/heif"
+cp -r avif heif "$here/"
+echo "fixtures written to $here/avif and $here/heif"
