@@ -30,12 +30,22 @@ func require(_ condition: @autoclosure () -> Bool, _ message: @autoclosure () ->
 /// and a byte budget, and tagged with one of `formats`.
 func checkImage(_ image: Image, options: DecodeOptions, formats: Set<ImageFormat>) {
     let size = image.pixelSize
-    require(!image.frames.isEmpty, "an image without frames")
+    require(image.frameCount > 0, "an image without frames")
     require(size.width > 0 && size.height > 0, "an empty image \(size)")
     require(size.area <= options.limits.maxPixels, "\(size) passes maxPixels \(options.limits.maxPixels)")
-    require(image.frames.count <= options.limits.maxFrames, "\(image.frames.count) frames pass maxFrames")
-    require(image.memoryCost <= options.limits.maxTotalBytes, "\(image.memoryCost) bytes pass maxTotalBytes")
-    for (index, frame) in image.frames.enumerated() {
+    require(image.frameCount <= options.limits.maxFrames, "\(image.frameCount) frames pass maxFrames")
+    let framesBytes = size.area * 4 * image.frameCount
+    require(framesBytes <= options.limits.maxTotalBytes, "\(framesBytes) bytes pass maxTotalBytes")
+    // Lazily decoded frames are decoded one at a time here; a damaged frame ends the animation
+    // with a decoding error, as a player would see it.
+    for index in 0..<image.frameCount {
+        let frame: ImageFrame
+        do {
+            frame = try image.frame(at: index)
+        } catch {
+            checkDecodeError(error)
+            break
+        }
         let bitmap = frame.bitmap
         require(bitmap.size == size, "frame \(index) is \(bitmap.size), frame 0 is \(size)")
         require(bitmap.pixels.count == bitmap.width * bitmap.height * 4,
@@ -45,12 +55,12 @@ func checkImage(_ image: Image, options: DecodeOptions, formats: Set<ImageFormat
     require(formats.contains(image.format), "format \(image.format), expected one of \(formats)")
     require(image.loopCount >= 0, "loop count \(image.loopCount)")
     if options.firstFrameOnly {
-        require(image.frames.count == 1, "firstFrameOnly gave \(image.frames.count) frames")
+        require(image.frameCount == 1, "firstFrameOnly gave \(image.frameCount) frames")
     }
     if let budget = options.scaleDownLimitBytes {
         // Each side is at least 1 pixel, so a sliver (1 x n) may pass a budget it cannot meet.
-        require(image.memoryCost <= budget || size.width == 1 || size.height == 1,
-                "\(image.memoryCost) bytes (\(size)) pass the budget \(budget)")
+        require(framesBytes <= budget || size.width == 1 || size.height == 1,
+                "\(framesBytes) bytes (\(size)) pass the budget \(budget)")
     } else if let box = options.thumbnailPixelSize, !box.isEmpty {
         require(size.width <= box.width && size.height <= box.height, "thumbnail \(size) passes the box \(box)")
     }

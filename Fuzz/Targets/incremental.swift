@@ -34,7 +34,7 @@ public func fuzzIncremental(_ bytes: UnsafePointer<UInt8>?, _ count: Int) -> CIn
     case (.success(let final?), .success(let whole)):
         checkImage(final, options: options, formats: formats)
         require(!final.isPartial, "the finished image is marked partial")
-        require(final.pixelSize == whole.pixelSize && final.frames.count == whole.frames.count,
+        require(final.pixelSize == whole.pixelSize && final.frameCount == whole.frameCount,
                 "incremental \(final) differs from one-shot \(whole)")
     case (.success(nil), .failure(let error)), (.failure(let error), .failure):
         checkDecodeError(error)

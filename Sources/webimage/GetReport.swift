@@ -24,7 +24,7 @@ struct GetReport: Sendable {
             line.add("cacheType", cacheType.name)
             line.add("width", image.width)
             line.add("height", image.height)
-            line.add("frames", image.frames.count)
+            line.add("frames", image.frameCount)
             line.add("format", image.format.rawValue)
             line.add("bytes", bytes)
             line.add("output", output)
@@ -44,7 +44,7 @@ struct GetReport: Sendable {
             return [String(number), shown, "error" + status, "", "", "", "", "", String(format: "%.1f", ms), error.message]
         }
         return [String(number), shown, "ok", cacheType.name, "\(image.width)x\(image.height)",
-                String(image.frames.count), image.format.rawValue, ByteCountText.format(bytes),
+                String(image.frameCount), image.format.rawValue, ByteCountText.format(bytes),
                 String(format: "%.1f", ms), output ?? ""]
     }
 }

@@ -31,14 +31,46 @@ public struct EncodeOptions: Sendable, Hashable {
 }
 
 extension EncodeOptions {
-    /// The frames an encoder should write for `image`: only the first when ``firstFrameOnly``,
-    /// each shrunk to fit ``maxPixelSize`` (aspect kept, never enlarged).
-    public func frames(of image: Image) -> [ImageFrame] {
-        let frames = firstFrameOnly ? [image.frames[0]] : image.frames
-        guard let box = maxPixelSize, !box.isEmpty else { return frames }
-        let target = ImageSizing.scaledSize(image.pixelSize, toFit: box, preserveAspectRatio: true,
+    /// The frames an encoder should write for `image`, produced one at a time: only the first
+    /// when ``firstFrameOnly``, each shrunk to fit ``maxPixelSize`` (aspect kept, never enlarged).
+    /// An encoder that writes each frame before asking for the next never holds more than one
+    /// frame of a lazily decoded animation.
+    public func encodeFrames(of image: Image) -> EncodeFrames {
+        var target = image.pixelSize
+        if let box = maxPixelSize, !box.isEmpty {
+            target = ImageSizing.scaledSize(image.pixelSize, toFit: box, preserveAspectRatio: true,
                                             allowUpscale: false)
-        guard target != image.pixelSize else { return frames }
-        return frames.map { ImageFrame(bitmap: Resampler.resize($0.bitmap, to: target), duration: $0.duration) }
+        }
+        return EncodeFrames(image: image, count: firstFrameOnly ? 1 : image.frameCount, size: target)
+    }
+}
+
+/// The frames an encoder writes, decoded and resized when asked for (see
+/// ``EncodeOptions/encodeFrames(of:)``).
+public struct EncodeFrames: Sendable {
+    /// The image the frames come from.
+    public let image: Image
+    /// How many frames to write.
+    public let count: Int
+    /// The size every written frame has.
+    public let size: PixelSize
+
+    /// True when more than one frame is written.
+    public var isAnimated: Bool { count > 1 }
+    /// The loop count to write (0 = forever).
+    public var loopCount: Int { image.loopCount }
+
+    /// Frame `index` at ``size`` with its display time (0 for a single written frame).
+    public func frame(at index: Int) throws -> ImageFrame {
+        let frame = count == 1 && index == 0 ? ImageFrame(bitmap: image.bitmap) : try image.frame(at: index)
+        guard frame.bitmap.size != size else { return frame }
+        return ImageFrame(bitmap: Resampler.resize(frame.bitmap, to: size), duration: frame.duration)
+    }
+
+    /// True when every written frame is opaque; decodes each lazily decoded frame to find out,
+    /// so encoders that must know before writing call it only for held frames.
+    var heldFramesAreOpaque: Bool {
+        guard image.animation == nil else { return false }
+        return (0..<count).allSatisfy { !image.heldFrames[$0].bitmap.hasAlpha }
     }
 }

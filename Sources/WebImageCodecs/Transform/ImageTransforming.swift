@@ -48,18 +48,28 @@ extension Image {
            decodeOptions == source.decodeOptions, colorProfile == source.colorProfile {
             return self
         }
-        return Image(frames: frames, loopCount: source.loopCount, format: source.format,
-                     scale: source.scale, decodeOptions: source.decodeOptions, isPartial: isPartial,
-                     colorProfile: source.colorProfile)
+        return replacingMetadata(format: source.format, loopCount: source.loopCount, scale: source.scale,
+                                 decodeOptions: source.decodeOptions, colorProfile: source.colorProfile)
     }
 
     /// A new image made by applying `body` to every frame's bitmap; durations and scale are kept,
     /// other metadata is left for ``ImageTransforming/transformedImage(_:forKey:)`` to copy.
-    /// `nil` when `body` fails for any frame or the frames would pass the decode limits.
-    func mappingFrames(_ body: (Bitmap) -> Bitmap?) -> Image? {
+    /// Held frames are mapped now; the frames of a lazily decoded animation are mapped when they
+    /// are decoded (the poster now). `nil` when `body` fails for a frame mapped now or the frames
+    /// would pass the decode limits.
+    func mappingFrames(_ body: @escaping @Sendable (Bitmap) -> Bitmap?) -> Image? {
+        if let animation {
+            guard let poster = body(animation.poster) else { return nil }
+            let header = AnimationHeader(loopCount: animation.loopCount, durations: animation.header.durations,
+                                         frameSize: poster.size)
+            let decoder = MappedFrameDecoder(source: animation, transform: body)
+            let mapped = AnimatedFrames(header: header, data: nil, poster: poster, decoder: decoder,
+                                        bufferLimit: animation.bufferLimit == Int.max ? 0 : animation.bufferLimit)
+            return Image(animation: mapped, format: .undefined, scale: scale, decodeOptions: nil, isPartial: isPartial)
+        }
         var mapped: [ImageFrame] = []
-        mapped.reserveCapacity(frames.count)
-        for frame in frames {
+        mapped.reserveCapacity(heldFrames.count)
+        for frame in heldFrames {
             guard let bitmap = body(frame.bitmap) else { return nil }
             if let first = mapped.first, first.bitmap.size != bitmap.size { return nil }
             mapped.append(ImageFrame(bitmap: bitmap, duration: frame.duration))
@@ -76,7 +86,8 @@ extension Image {
         let limits = decodeOptions?.limits ?? .default
         do {
             try limits.check(size, format: format)
-            try limits.checkAnimation(size, frames: frames.count, format: format)
+            // Lazily decoded frames are produced one at a time: only held frames add up.
+            if animation == nil { try limits.checkAnimation(size, frames: frameCount, format: format) }
             return true
         } catch {
             return false

@@ -167,7 +167,7 @@ final class ImagePipeline: Sendable {
             metrics.record(.transform, transformed - fetched)
             let output = outputFormat(format, for: processed, negotiated: negotiated)
             var encodeOptions = EncodeOptions(compressionQuality: Double(quality(for: output, options: parsed.options)) / 100)
-            encodeOptions.firstFrameOnly = processed.frames.count <= 1 || !output.isAnimatable
+            encodeOptions.firstFrameOnly = !processed.isAnimated || !output.isAnimatable
             if let background = parsed.options.background { encodeOptions.backgroundColor = background }
             let data: Data
             do {
@@ -221,7 +221,7 @@ final class ImagePipeline: Sendable {
 
     private func outputFormat(_ asked: ImageFormat?, for image: Image, negotiated: Bool) -> ImageFormat {
         // AVIF is offered for still results only; an animation keeps its own format.
-        if negotiated, asked == .avif, image.frames.count > 1 { return outputFormat(nil, for: image, negotiated: false) }
+        if negotiated, asked == .avif, image.isAnimated { return outputFormat(nil, for: image, negotiated: false) }
         if let asked, coders.canEncode(to: asked) { return asked == .apng ? .png : asked }
         if [.jpeg, .png, .webp, .gif].contains(image.format) { return image.format }
         // An animated PNG stays animated: the PNG encoder writes APNG for several frames. A

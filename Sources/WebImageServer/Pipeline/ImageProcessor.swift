@@ -10,18 +10,38 @@ import WebImage
 /// server keeps more than its first frame) has every frame processed alike, its timing kept.
 enum ImageProcessor {
     static func process(_ image: Image, options: ProcessingOptions, maxResultDimension: Int) throws -> Image {
-        guard image.frames.count > 1 else {
+        guard image.isAnimated else {
             return try processFrame(image, options: options, maxResultDimension: maxResultDimension)
         }
-        let frames = try image.frames.map { frame in
-            let still = Image(bitmap: frame.bitmap, format: image.format)
-            let processed = try processFrame(still, options: options, maxResultDimension: maxResultDimension)
-            return ImageFrame(bitmap: processed.bitmap, duration: frame.duration)
-        }
-        return Image(frames: frames, loopCount: image.loopCount, format: image.format)
+        // The first frame now; the others as the encoder asks for them, one at a time.
+        let poster = try processFrame(Image(bitmap: image.bitmap, format: image.format), options: options,
+                                      maxResultDimension: maxResultDimension)
+        let durations = (0..<image.frameCount).map { image.frameDuration(at: $0) }
+        let header = AnimationHeader(loopCount: image.loopCount, durations: durations, frameSize: poster.pixelSize)
+        let decoder = ProcessedFrames(source: image, options: options, maxResultDimension: maxResultDimension)
+        let frames = AnimatedFrames(header: header, data: nil, poster: poster.bitmap, decoder: decoder)
+        return Image(animation: frames, format: image.format)
     }
 
-    private static func processFrame(_ image: Image, options: ProcessingOptions, maxResultDimension: Int) throws -> Image {
+    /// Frame `index` of an animation, processed as the first was.
+    private final class ProcessedFrames: AnimationFrameDecoding {
+        let source: Image
+        let options: ProcessingOptions
+        let maxResultDimension: Int
+
+        init(source: Image, options: ProcessingOptions, maxResultDimension: Int) {
+            self.source = source
+            self.options = options
+            self.maxResultDimension = maxResultDimension
+        }
+
+        func decodeFrame(at index: Int) throws -> Bitmap {
+            let still = Image(bitmap: try source.frame(at: index).bitmap, format: source.format)
+            return try ImageProcessor.processFrame(still, options: options, maxResultDimension: maxResultDimension).bitmap
+        }
+    }
+
+    fileprivate static func processFrame(_ image: Image, options: ProcessingOptions, maxResultDimension: Int) throws -> Image {
         var image = image
         if let turn = quarterTurn(options.rotate) {
             image = Image(bitmap: image.bitmap.applying(turn), format: image.format)

@@ -45,7 +45,7 @@ public struct AVIFCoder: ImageCoding {
         }
         var still = options
         still.firstFrameOnly = true
-        let bitmap = still.frames(of: image)[0].bitmap
+        let bitmap = try still.encodeFrames(of: image).frame(at: 0).bitmap
         if options.lossless {
             return try AVIFEncoder.encode(bitmap, quality: 1, lossless: true)
         }

@@ -6,38 +6,43 @@ import Foundation
 struct GIFEncoder {
     let options: EncodeOptions
 
+    /// Writes one frame at a time, quantising one frame ahead: a frame's disposal depends on
+    /// whether the next has holes, so a lazily decoded animation is never held whole.
     func encode(_ image: Image) throws -> Data {
-        let frames = options.frames(of: image)
-        guard let first = frames.first else {
-            throw WebImageError(.encodingFailed, "The image has no frames to encode.")
-        }
-        let width = first.bitmap.width, height = first.bitmap.height
+        let frames = options.encodeFrames(of: image)
+        let width = frames.size.width, height = frames.size.height
         guard width <= 0xFFFF, height <= 0xFFFF else {
-            throw WebImageError(.encodingFailed, "GIF images are at most 65535 pixels a side; this one is \(first.bitmap.size). Set EncodeOptions.maxPixelSize.")
+            throw WebImageError(.encodingFailed, "GIF images are at most 65535 pixels a side; this one is \(frames.size). Set EncodeOptions.maxPixelSize.")
         }
-        guard frames.allSatisfy({ $0.bitmap.size == first.bitmap.size }) else {
-            throw WebImageError(.encodingFailed, "All frames of a GIF animation must have the same size.")
-        }
-        let indexed = try frames.map { try GIFQuantizer.quantize($0.bitmap) }
-        let animated = frames.count > 1
-        // A frame with holes must not show the previous frame through them, so every frame is
-        // cleared ("restore to background") before the next when any frame is transparent.
-        let clears = indexed.contains { $0.transparentIndex != nil }
-
+        let animated = frames.isAnimated
         let writer = try GIFWriter()
         try writer.check("the screen descriptor") { EGifPutScreenDesc($0, Int32(width), Int32(height), 8, 0, nil) }
         if animated {
-            try writeLoopExtension(writer, loopCount: min(max(image.loopCount, 0), 0xFFFF))
+            try writeLoopExtension(writer, loopCount: min(max(frames.loopCount, 0), 0xFFFF))
         }
-        for (frame, pixels) in zip(frames, indexed) {
-            if animated || pixels.transparentIndex != nil {
-                let delay = animated ? Int32(min(max((frame.duration * 100).rounded(), 0), 0xFFFF)) : 0
+        let first = try quantizedFrame(frames, 0)
+        var current = first
+        for index in 0..<frames.count {
+            let next = index + 1 < frames.count ? try quantizedFrame(frames, index + 1) : nil
+            if animated || current.pixels.transparentIndex != nil {
+                let delay = animated ? Int32(min(max((current.duration * 100).rounded(), 0), 0xFFFF)) : 0
+                // A frame with holes must not show the one before through them: the frame before
+                // a transparent one (the last before the first, when looping) is cleared after
+                // it is shown ("restore to background").
+                let following = next ?? first
+                let clears = animated && following.pixels.transparentIndex != nil
                 try writeControl(writer, delay: delay, disposal: clears ? DISPOSE_BACKGROUND : DISPOSE_DO_NOT,
-                                 transparentIndex: pixels.transparentIndex)
+                                 transparentIndex: current.pixels.transparentIndex)
             }
-            try writeImage(writer, pixels, width: width, height: height)
+            try writeImage(writer, current.pixels, width: width, height: height)
+            if let next { current = next }
         }
         return try writer.finish()
+    }
+
+    private func quantizedFrame(_ frames: EncodeFrames, _ index: Int) throws -> (pixels: GIFIndexedFrame, duration: Double) {
+        let frame = try frames.frame(at: index)
+        return (try GIFQuantizer.quantize(frame.bitmap), frame.duration)
     }
 
     private func writeLoopExtension(_ writer: GIFWriter, loopCount: Int) throws {

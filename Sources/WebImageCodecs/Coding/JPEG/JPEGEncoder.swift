@@ -5,7 +5,7 @@ import Foundation
 /// colour, quality from the options, or the best quality that fits ``EncodeOptions/maxFileSize``.
 enum JPEGEncoder {
     static func encode(_ image: Image, options: EncodeOptions) throws -> Data {
-        let bitmap = options.frames(of: image)[0].bitmap
+        let bitmap = try options.encodeFrames(of: image).frame(at: 0).bitmap
         let opaque = flattened(bitmap, over: options.backgroundColor)
         let compressor = try TurboJPEGCompressor()
         let quality = min(100, max(1, Int((options.compressionQuality * 100).rounded())))

@@ -1,18 +1,16 @@
 /// Writes an animation as an APNG: each frame is compressed by ``PNGEncoder`` and its IDAT data
 /// lifted into the animation (frame 0 as the default image's IDAT, the rest as fdAT).
 enum APNGEncoder {
-    /// The APNG bytes of `frames` (all one size), playing `loopCount` times (0 = forever).
-    static func encode(_ frames: [ImageFrame], loopCount: Int) throws -> [UInt8] {
-        guard let first = frames.first else {
-            throw WebImageError(.encodingFailed, "An APNG needs at least one frame.")
-        }
-        let alpha = frames.contains { $0.bitmap.hasAlpha }
+    /// The APNG bytes of `frames`, written one frame at a time. Held frames that are all opaque
+    /// are written as RGB; a lazily decoded animation is written as RGBA, since knowing would take
+    /// a decode of every frame before the first is written.
+    static func encode(_ frames: EncodeFrames) throws -> [UInt8] {
+        let alpha = !frames.heldFramesAreOpaque
+        let loopCount = frames.loopCount
         var writer = PNGWriter()
         var sequence: UInt32 = 0
-        for (index, frame) in frames.enumerated() {
-            guard frame.bitmap.size == first.bitmap.size else {
-                throw WebImageError(.encodingFailed, "APNG frame \(index) is \(frame.bitmap.size), not \(first.bitmap.size) like frame 0.")
-            }
+        for index in 0..<frames.count {
+            let frame = try frames.frame(at: index)
             let png = try PNGEncoder.encode(frame.bitmap, withAlpha: alpha)
             try png.withUnsafeBufferPointer { bytes in
                 let (header, data) = try parts(of: bytes)

@@ -43,11 +43,11 @@ public struct PNGCoder: ProgressiveImageCoding {
         guard canEncode(to: format) else {
             throw WebImageError(.unsupportedFormat, "The PNG coder cannot encode \(format.rawValue).")
         }
-        let frames = options.frames(of: image)
-        if frames.count > 1 {
-            return Data(try APNGEncoder.encode(frames, loopCount: image.loopCount))
+        let frames = options.encodeFrames(of: image)
+        if frames.isAnimated {
+            return Data(try APNGEncoder.encode(frames))
         }
-        return Data(try PNGEncoder.encode(frames[0].bitmap))
+        return Data(try PNGEncoder.encode(try frames.frame(at: 0).bitmap))
     }
 
     /// True for PNG data, which decodes row by row as it arrives.

@@ -11,13 +11,14 @@ enum WebPAnimationEncoder {
     /// The longest frame duration the format stores (24 bits of milliseconds).
     static let maxDurationMilliseconds = 0xFF_FFFF
 
-    static func encode(_ frames: [ImageFrame], loopCount: Int, quality: Float,
-                       lossless: Bool) throws -> Data {
+    /// Encodes and muxes one frame at a time: only compressed frames are kept.
+    static func encode(_ frames: EncodeFrames, quality: Float, lossless: Bool) throws -> Data {
         guard let mux = WebPMuxNew() else {
             throw WebImageError(.encodingFailed, "libwebp could not create a muxer (out of memory).")
         }
         defer { WebPMuxDelete(mux) }
-        for (index, frame) in frames.enumerated() {
+        for index in 0..<frames.count {
+            let frame = try frames.frame(at: index)
             let still = try WebPEncoder.encode(frame.bitmap, quality: quality, lossless: lossless)
             let milliseconds = (frame.duration * 1000).rounded()
             let result = still.withUnsafeBytes { raw -> WebPMuxError in
@@ -33,7 +34,7 @@ enum WebPAnimationEncoder {
                 throw WebImageError(.encodingFailed, "libwebp could not add frame \(index + 1) to the animation (mux error \(result.rawValue)).")
             }
         }
-        var params = WebPMuxAnimParams(bgcolor: 0, loop_count: Int32(clamping: min(max(loopCount, 0), 0xFFFF)))
+        var params = WebPMuxAnimParams(bgcolor: 0, loop_count: Int32(clamping: min(max(frames.loopCount, 0), 0xFFFF)))
         guard WebPMuxSetAnimationParams(mux, &params) == WEBP_MUX_OK else {
             throw WebImageError(.encodingFailed, "libwebp could not set the animation's loop count.")
         }

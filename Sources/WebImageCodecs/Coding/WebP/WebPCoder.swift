@@ -38,13 +38,12 @@ public struct WebPCoder: ProgressiveImageCoding {
         guard format == .webp else {
             throw WebImageError(.unsupportedFormat, "The WebP coder cannot encode \(format.rawValue) images.")
         }
-        let frames = options.frames(of: image)
+        let frames = options.encodeFrames(of: image)
         let encode: (Float) throws -> Data = { quality in
-            if frames.count > 1 {
-                return try WebPAnimationEncoder.encode(frames, loopCount: image.loopCount, quality: quality,
-                                                       lossless: options.lossless)
+            if frames.isAnimated {
+                return try WebPAnimationEncoder.encode(frames, quality: quality, lossless: options.lossless)
             }
-            return try WebPEncoder.encode(frames[0].bitmap, quality: quality, lossless: options.lossless)
+            return try WebPEncoder.encode(try frames.frame(at: 0).bitmap, quality: quality, lossless: options.lossless)
         }
         if let maxBytes = options.maxFileSize, !options.lossless {
             return try EncodeQualitySearch.bestFitting(maxBytes: maxBytes) { try encode(Float($0)) }
