@@ -35,7 +35,14 @@ struct GIFBadInputTests {
         let frames = (0..<5).map { Frame.solid(UInt8($0 % 4), width: 2, height: 2) }
         let gif = GIFFixtures.make(width: 2, height: 2, frames: frames)
         #expect(code(of: gif, options: DecodeOptions(limits: DecodeLimits(maxFrames: 3))) == .imageTooLarge)
-        #expect(code(of: gif, options: DecodeOptions(limits: DecodeLimits(maxTotalBytes: 2 * 2 * 4 * 4))) == .imageTooLarge)
+        // The byte limit bounds frames held at once: every frame decoded now is refused, a lazy
+        // decode holds one frame and may play them all.
+        let small = DecodeLimits(maxTotalBytes: 2 * 2 * 4 * 4)
+        #expect(code(of: gif, options: DecodeOptions(limits: small, preloadsAllFrames: true)) == .imageTooLarge)
+        let lazy = try? GIFCoder().decode(gif, options: DecodeOptions(limits: small))
+        #expect(lazy?.frameCount == 5)
+        #expect(throws: WebImageError.self) { try lazy?.allFrames() }
+        #expect(throws: WebImageError.self) { try lazy?.preloadAllFrames() }
     }
 
     @Test func emptyAndRandomDataAreBad() {

@@ -1,10 +1,14 @@
 /// How to decode: which frames, at what size, within what limits.
 ///
-/// The defaults decode every frame at full size, with EXIF orientation applied, refusing images
-/// whose decoded size would pass ``DecodeLimits/default``.
+/// The defaults decode at full size (an animation's frames when they are asked for), with EXIF
+/// orientation applied, refusing images whose decoded size would pass ``DecodeLimits/default``.
 public struct DecodeOptions: Sendable, Hashable {
     /// Decode only the first frame of an animation (SDWebImage's `decodeFirstFrameOnly`).
     public var firstFrameOnly: Bool
+    /// Decode every frame of an animation now and hold them all (SDWebImage's
+    /// `preloadAllFrames`), within ``DecodeLimits/maxTotalBytes``. Off (the default), an
+    /// animation holds its compressed data and decodes frames when they are asked for.
+    public var preloadsAllFrames: Bool
     /// Points-to-pixels scale recorded on the image; values below 1 mean 1.
     public var scaleFactor: Double
     /// Decode to fit this box (a thumbnail); `nil` or an empty size means full size.
@@ -22,11 +26,13 @@ public struct DecodeOptions: Sendable, Hashable {
     /// ``Image/colorProfile`` names their space either way.
     public var convertsToSRGB: Bool
 
-    /// Options with every field settable; the defaults decode all frames at full size.
+    /// Options with every field settable; the defaults decode at full size, animations lazily.
     public init(firstFrameOnly: Bool = false, scaleFactor: Double = 1,
                 thumbnailPixelSize: PixelSize? = nil, preserveAspectRatio: Bool = true,
-                scaleDownLimitBytes: Int? = nil, limits: DecodeLimits = .default, convertsToSRGB: Bool = true) {
+                scaleDownLimitBytes: Int? = nil, limits: DecodeLimits = .default, convertsToSRGB: Bool = true,
+                preloadsAllFrames: Bool = false) {
         self.firstFrameOnly = firstFrameOnly
+        self.preloadsAllFrames = preloadsAllFrames
         self.scaleFactor = scaleFactor
         self.thumbnailPixelSize = thumbnailPixelSize
         self.preserveAspectRatio = preserveAspectRatio
@@ -35,8 +41,12 @@ public struct DecodeOptions: Sendable, Hashable {
         self.convertsToSRGB = convertsToSRGB
     }
 
-    /// Full-size decode of every frame.
+    /// Full-size decode; an animation's frames are decoded when asked for.
     public static let `default` = DecodeOptions()
+
+    /// True when an animation should be decoded lazily: neither its first frame only nor every
+    /// frame now was asked for.
+    var decodesFramesLazily: Bool { !firstFrameOnly && !preloadsAllFrames }
 
     /// True when the caller asked for a reduced size (a thumbnail box or a byte budget), so a
     /// decoder may scale an oversized image down instead of refusing it.
@@ -63,7 +73,9 @@ public struct DecodeOptions: Sendable, Hashable {
 public struct DecodeLimits: Sendable, Hashable {
     /// Largest canvas, in pixels, a decoder will allocate for one frame.
     public var maxPixels: Int
-    /// Largest total of all decoded frames, in bytes (RGBA).
+    /// Largest total of decoded frames held at once, in bytes (RGBA): every frame of an animation
+    /// decoded eagerly (``DecodeOptions/preloadsAllFrames``, ``Image/allFrames(limits:)``). A
+    /// lazily decoded animation holds one frame plus its player's buffer, so it may be longer.
     public var maxTotalBytes: Int
     /// Most frames an animation may have.
     public var maxFrames: Int

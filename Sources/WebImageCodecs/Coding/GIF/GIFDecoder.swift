@@ -11,6 +11,7 @@ struct GIFDecoder {
     /// frames, as browsers show them; without one it is ``WebImageError/Code/badImageData``.
     func decode(_ data: Data) throws -> Image {
         guard !data.isEmpty else { throw WebImageError.badData("The GIF data is empty.") }
+        if options.decodesFramesLazily, let lazy = try decodeLazily(data) { return lazy }
         let result = try data.withUnsafeBytes { bytes in try makeReader().read(bytes) }
         guard !result.frames.isEmpty else {
             let reason = result.stopReason ?? "it has no image"
@@ -32,6 +33,20 @@ struct GIFDecoder {
         }
         guard let partial = result.partialFirstFrame else { return nil }
         return (makeImage([(partial, 0)], loopCount: nil, canvasSize: result.canvasSize, isPartial: true), false)
+    }
+
+    /// An animation whose frames after the first are decoded when asked for; nil when the file
+    /// has fewer than two complete frames (the eager path then decodes or explains it).
+    private func decodeLazily(_ data: Data) throws -> Image? {
+        let scan = try data.withUnsafeBytes { try GIFAnimationScan($0, limits: options.limits) }
+        guard scan.frames.count > 1 else { return nil }
+        let frameSize = options.targetSize(for: scan.canvasSize, frameCount: scan.frames.count)
+        let durations = scan.frames.map { Self.duration(centiseconds: Int($0.control.DelayTime)) }
+        let header = AnimationHeader(loopCount: scan.loopCount ?? 1, durations: durations, frameSize: frameSize)
+        let decoder = GIFAnimationDecoder(data: data, scan: scan, limits: options.limits, frameSize: frameSize)
+        let poster = try decoder.decodeFrame(at: 0)
+        let frames = AnimatedFrames(header: header, data: data, poster: poster, decoder: decoder)
+        return Image(animation: frames, format: .gif, scale: options.scaleFactor, decodeOptions: options)
     }
 
     private func makeReader() -> GIFFrameReader {

@@ -30,7 +30,7 @@ struct GIFFrameReader {
     /// Keep the rows decoded so far when the first frame is cut short (progressive display).
     var keepsPartialFirstFrame = false
 
-    private enum FrameOutcome {
+    enum FrameOutcome {
         case complete
         case failed(rowsDrawn: Int)
     }
@@ -85,12 +85,12 @@ struct GIFFrameReader {
         return result
     }
 
-    private static let noControl = GraphicsControlBlock(
+    static let noControl = GraphicsControlBlock(
         DisposalMode: Int32(DISPOSAL_UNSPECIFIED), UserInputFlag: false, DelayTime: 0,
         TransparentColor: Int32(NO_TRANSPARENT_COLOR))
 
     /// Reads the raster of the image whose descriptor was just read and draws it on `canvas`.
-    private func readImage(_ file: UnsafeMutablePointer<GifFileType>, canvas: inout GIFCanvas,
+    func readImage(_ file: UnsafeMutablePointer<GifFileType>, canvas: inout GIFCanvas,
                            control: GraphicsControlBlock) throws -> FrameOutcome {
         let desc = file.pointee.Image
         let rect = GIFRect(x: Int(desc.Left), y: Int(desc.Top), width: Int(desc.Width), height: Int(desc.Height))
@@ -134,7 +134,7 @@ struct GIFFrameReader {
     }
 
     /// Skips the remaining LZW sub-blocks of the current image; false when the data ends first.
-    private func skipImageData(_ file: UnsafeMutablePointer<GifFileType>) -> Bool {
+    func skipImageData(_ file: UnsafeMutablePointer<GifFileType>) -> Bool {
         var block: UnsafeMutablePointer<GifByteType>?
         repeat {
             guard DGifGetCodeNext(file, &block) == GIF_OK else { return false }
@@ -144,7 +144,7 @@ struct GIFFrameReader {
 
     /// Reads one extension: graphics control (delay, disposal, transparency) and the
     /// NETSCAPE2.0 / ANIMEXTS1.0 loop count are kept; the rest is skipped.
-    private func readExtension(_ file: UnsafeMutablePointer<GifFileType>,
+    func readExtension(_ file: UnsafeMutablePointer<GifFileType>,
                                control: inout GraphicsControlBlock, loopCount: inout Int?) -> Bool {
         var code: Int32 = 0
         var block: UnsafeMutablePointer<GifByteType>?

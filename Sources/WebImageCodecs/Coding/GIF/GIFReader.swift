@@ -33,6 +33,10 @@ final class GIFReader {
     /// Bytes consumed so far.
     var offset: Int { cursor.pointee.offset }
 
+    /// Moves the input to `offset` (a record boundary found by an earlier walk): giflib reads
+    /// exactly the bytes each call needs, so the next record read starts there.
+    func seek(to offset: Int) { cursor.pointee.offset = offset }
+
     /// The last giflib error on this handle, as words.
     var lastError: String { GIFReader.describe(file.pointee.Error) }
 

@@ -1,0 +1,49 @@
+import CGIF
+import Foundation
+
+/// Decodes the frames of a GIF one at a time for ``AnimatedFrames``: the canvas is carried from
+/// frame to frame (so the next frame costs one frame's decode), and an earlier frame is reached
+/// by restarting at the nearest keyframe before it.
+final class GIFAnimationDecoder: AnimationFrameDecoding {
+    private let data: Data
+    private let scan: GIFAnimationScan
+    private let limits: DecodeLimits
+    private let frameSize: PixelSize
+    private var canvas: GIFCanvas
+    /// The frame the canvas is ready to draw next; nil when the canvas must be rebuilt.
+    private var nextIndex: Int? = 0
+
+    init(data: Data, scan: GIFAnimationScan, limits: DecodeLimits, frameSize: PixelSize) {
+        self.data = data
+        self.scan = scan
+        self.limits = limits
+        self.frameSize = frameSize
+        canvas = GIFCanvas(width: scan.canvasSize.width, height: scan.canvasSize.height)
+    }
+
+    func decodeFrame(at index: Int) throws -> Bitmap {
+        let keyframe = scan.frames[...index].lastIndex { $0.isKeyframe } ?? 0
+        var start = nextIndex ?? keyframe
+        if start > index || start < keyframe || nextIndex == nil {
+            canvas = GIFCanvas(width: scan.canvasSize.width, height: scan.canvasSize.height)
+            start = keyframe
+        }
+        nextIndex = nil  // until the frames below are all drawn
+        try data.withUnsafeBytes { bytes in
+            let reader = try GIFReader(bytes: bytes)
+            let drawer = GIFFrameReader(limits: limits)
+            for frameIndex in start...index {
+                let frame = scan.frames[frameIndex]
+                reader.seek(to: frame.offset)
+                var type = UNDEFINED_RECORD_TYPE
+                guard DGifGetRecordType(reader.file, &type) == GIF_OK, type == IMAGE_DESC_RECORD_TYPE,
+                      DGifGetImageDesc(reader.file) == GIF_OK,
+                      case .complete = try drawer.readImage(reader.file, canvas: &canvas, control: frame.control) else {
+                    throw WebImageError.badData("GIF frame \(frameIndex) could not be decoded (\(reader.lastError)); the data is damaged.")
+                }
+            }
+        }
+        nextIndex = index + 1
+        return Resampler.resize(canvas.bitmap, to: frameSize)
+    }
+}
