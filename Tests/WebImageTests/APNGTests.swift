@@ -183,10 +183,13 @@ struct APNGTests {
             try decode(data, DecodeOptions(limits: DecodeLimits(maxFrames: 3)))
         }
         #expect(tooMany.code == .imageTooLarge)
+        // The byte limit bounds frames held at once: all of them now is refused, lazily is not.
+        let small = DecodeLimits(maxTotalBytes: 4 * 4 * 4 * 4)
         let tooBig = try #require(throws: WebImageError.self) {
-            try decode(data, DecodeOptions(limits: DecodeLimits(maxTotalBytes: 4 * 4 * 4 * 4)))
+            try decode(data, DecodeOptions(limits: small, preloadsAllFrames: true))
         }
         #expect(tooBig.code == .imageTooLarge)
+        #expect(try decode(data, DecodeOptions(limits: small)).frameCount == 5)
         #expect(try decode(data, DecodeOptions(firstFrameOnly: true, limits: DecodeLimits(maxFrames: 3))).frames.count == 1)
     }
 

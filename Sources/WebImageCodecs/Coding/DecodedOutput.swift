@@ -5,16 +5,24 @@ enum DecodedOutput {
     /// displayed, oriented size — and turned upright for `orientation`.
     static func finish(_ frames: [Bitmap], orientation: EXIFOrientation, options: DecodeOptions) -> [Bitmap] {
         guard let first = frames.first else { return frames }
-        let stored = first.size
+        let target = storedTarget(first.size, orientation: orientation, options: options, frameCount: frames.count)
+        return frames.map { finish($0, storedTarget: target, orientation: orientation) }
+    }
+
+    /// The stored (not yet turned) size `frameCount` frames of `stored` pixels are resized to.
+    static func storedTarget(_ stored: PixelSize, orientation: EXIFOrientation, options: DecodeOptions,
+                             frameCount: Int) -> PixelSize {
         let displayed = orientation.swapsDimensions
             ? PixelSize(width: stored.height, height: stored.width) : stored
-        let target = options.targetSize(for: displayed, frameCount: frames.count)
-        let storedTarget = orientation.swapsDimensions
-            ? PixelSize(width: target.height, height: target.width) : target
-        return frames.map { frame in
-            let sized = storedTarget == stored || storedTarget.isEmpty
-                ? frame : Resampler.resize(frame, to: storedTarget)
-            return sized.applying(orientation)
-        }
+        let target = options.targetSize(for: displayed, frameCount: frameCount)
+        return orientation.swapsDimensions ? PixelSize(width: target.height, height: target.width) : target
+    }
+
+    /// One frame resized to `storedTarget` (from ``storedTarget(_:orientation:options:frameCount:)``)
+    /// and turned upright.
+    static func finish(_ frame: Bitmap, storedTarget: PixelSize, orientation: EXIFOrientation) -> Bitmap {
+        let sized = storedTarget == frame.size || storedTarget.isEmpty
+            ? frame : Resampler.resize(frame, to: storedTarget)
+        return sized.applying(orientation)
     }
 }

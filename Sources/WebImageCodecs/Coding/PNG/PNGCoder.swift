@@ -29,7 +29,7 @@ public struct PNGCoder: ProgressiveImageCoding {
                 throw WebImageError.badData("The data (\(bytes.count) bytes) does not start with the PNG signature.")
             }
             if format == .apng {
-                return try APNGDecoder.decodeImage(bytes, options: options)
+                return try APNGDecoder.decodeImage(bytes, data: data, options: options)
             }
             return try PNGDecoder.decodeImage(bytes, options: options)
         }
