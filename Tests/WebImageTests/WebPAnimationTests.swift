@@ -88,9 +88,13 @@ struct WebPAnimationTests {
         let data = try WebPFixtures.animation(colors, durations: [0.1, 0.1, 0.1])
         let tooManyFrames = DecodeOptions(limits: DecodeLimits(maxFrames: 2))
         #expect(throws: WebImageError.self) { try coder.decode(data, options: tooManyFrames) }
-        let tooManyBytes = DecodeOptions(limits: DecodeLimits(maxTotalBytes: 40 * 30 * 4 * 2))
+        // The byte limit bounds frames held at once: all of them now is refused, lazily is not.
+        let tooManyBytes = DecodeOptions(limits: DecodeLimits(maxTotalBytes: 40 * 30 * 4 * 2), preloadsAllFrames: true)
         let error = #expect(throws: WebImageError.self) { try coder.decode(data, options: tooManyBytes) }
         #expect(error?.code == .imageTooLarge)
+        var lazy = tooManyBytes
+        lazy.preloadsAllFrames = false
+        #expect(try coder.decode(data, options: lazy).frameCount == 3)
         // The first frame alone fits the same budget.
         var firstOnly = tooManyBytes
         firstOnly.firstFrameOnly = true

@@ -6,7 +6,9 @@ import Foundation
 /// libwebp composes each frame on a canvas-sized buffer, so the canvas must pass the pixel limit
 /// even when a thumbnail is wanted; the kept frames are then resized to the target size.
 enum WebPAnimationDecoder {
-    static func decode(_ bytes: UnsafeBufferPointer<UInt8>, features: WebPBitstreamFeatures,
+    /// `data` is what `bytes` point into: an animation keeps it and decodes frames on request,
+    /// unless `options` asks for the first frame only or for every frame now.
+    static func decode(_ bytes: UnsafeBufferPointer<UInt8>, data: Data, features: WebPBitstreamFeatures,
                        options: DecodeOptions) throws -> Image {
         let canvas = WebPBitstream.size(of: features)
         try options.limits.check(canvas, format: .webp)
@@ -20,6 +22,10 @@ enum WebPAnimationDecoder {
         let displayedTarget = options.targetSize(for: WebPContainer.oriented(canvas, orientation),
                                                  frameCount: count)
         let target = WebPContainer.oriented(displayedTarget, orientation)
+        if options.decodesFramesLazily, container.frameCount > 1 {
+            return try decodeLazily(data, container: container, canvas: canvas, storedTarget: target,
+                                    color: color, options: options)
+        }
         try options.limits.checkAnimation(target, frames: count, format: .webp)
 
         var decoderOptions = WebPAnimDecoderOptions()
@@ -59,6 +65,28 @@ enum WebPAnimationDecoder {
         }
         return Image(frames: frames, loopCount: Int(info.loop_count), format: .webp,
                      scale: options.scaleFactor, decodeOptions: options, colorProfile: color.profile)
+    }
+
+    /// An animation whose frames after the first are decoded when asked for; frames are held
+    /// one at a time, so only the frame count is limited, not their total.
+    private static func decodeLazily(_ data: Data, container: WebPContainer, canvas: PixelSize,
+                                     storedTarget: PixelSize, color: ColorManagement.Plan,
+                                     options: DecodeOptions) throws -> Image {
+        guard container.frameCount <= options.limits.maxFrames else {
+            throw WebImageError(.imageTooLarge, "The WebP animation has \(container.frameCount) frames, over the limit of \(options.limits.maxFrames).")
+        }
+        guard container.frameMilliseconds.count == container.frameCount else {
+            throw WebImageError.badData("The animated WebP's frame headers are truncated.")
+        }
+        let decoder = try WebPAnimationFrameDecoder(data: data, canvas: canvas, storedTarget: storedTarget,
+                                                    orientation: container.orientation, color: color)
+        let header = AnimationHeader(loopCount: container.loopCount,
+                                     durations: container.frameMilliseconds.map(frameDuration(milliseconds:)),
+                                     frameSize: WebPContainer.oriented(storedTarget, container.orientation))
+        let poster = try decoder.decodeFrame(at: 0)
+        let frames = AnimatedFrames(header: header, data: data, poster: poster, decoder: decoder)
+        return Image(animation: frames, format: .webp, scale: options.scaleFactor, decodeOptions: options,
+                     colorProfile: color.profile)
     }
 
     /// Seconds for a frame shown `milliseconds` long, by ``FrameDelay/displaySeconds(_:)``.

@@ -23,7 +23,7 @@ public struct WebPCoder: ProgressiveImageCoding {
             let bytes = raw.bindMemory(to: UInt8.self)
             let features = try WebPBitstream.features(of: bytes)
             if features.has_animation != 0 {
-                return try WebPAnimationDecoder.decode(bytes, features: features, options: options)
+                return try WebPAnimationDecoder.decode(bytes, data: data, features: features, options: options)
             }
             return try WebPDecoder.decode(bytes, features: features, options: options)
         }

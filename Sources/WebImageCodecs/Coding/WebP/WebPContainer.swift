@@ -12,6 +12,8 @@ struct WebPContainer {
     var orientation: EXIFOrientation
     /// The `ICCP` chunk's profile; nil without one.
     var iccProfile: Data?
+    /// Each frame's duration in milliseconds, as stored (animations only; empty for a still).
+    var frameMilliseconds: [Int] = []
 
     /// Parses the chunks of a complete WebP file; throws ``WebImageError/Code/badImageData`` when
     /// the container is truncated or malformed.
@@ -25,6 +27,21 @@ struct WebPContainer {
         loopCount = Int(WebPDemuxGetI(demuxer, WEBP_FF_LOOP_COUNT))
         orientation = Self.orientation(in: demuxer)
         iccProfile = Self.iccProfile(in: demuxer)
+        if WebPDemuxGetI(demuxer, WEBP_FF_FORMAT_FLAGS) & ANIMATION_FLAG.rawValue != 0 {
+            frameMilliseconds = Self.durations(in: demuxer, count: frameCount)
+        }
+    }
+
+    /// The stored duration of every frame, read from the frame headers.
+    private static func durations(in demuxer: OpaquePointer, count: Int) -> [Int] {
+        var iterator = WebPIterator()
+        guard count > 0, WebPDemuxGetFrame(demuxer, 1, &iterator) != 0 else { return [] }
+        defer { WebPDemuxReleaseIterator(&iterator) }
+        var durations = [Int(iterator.duration)]
+        while durations.count < count, WebPDemuxNextFrame(&iterator) != 0 {
+            durations.append(Int(iterator.duration))
+        }
+        return durations
     }
 
     /// The bytes of the first ICCP chunk.
