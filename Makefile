@@ -71,9 +71,10 @@ fuzz: fuzz-build
 	FUZZ_SECONDS=$(FUZZ_SECONDS) Fuzz/run.sh
 
 # The manager stress suite at full size: 10,000 loads over 500 URLs with random cancellation,
-# 2,000 distinct 1000x1000 images under a 100 MB memory-cost limit (prints peak RSS).
+# 2,000 distinct 1000x1000 images under a 100 MB memory-cost limit (prints peak RSS), and a
+# 1,000-frame 720x720 GIF (2 GB eagerly) played through a 16 MB frame buffer within 200 MB RSS.
 stress: install-deps
-	WEBIMAGE_STRESS=full $(SWIFT) test --filter LoadStressTests
+	WEBIMAGE_STRESS=full $(SWIFT) test --filter 'LoadStressTests|AnimationMemoryStressTests'
 
 clean:
 	rm -rf .build .build-tsan .build-asan Benchmarks/.build

@@ -46,12 +46,13 @@ struct DecodeCommand: ParsableCommand {
                     line.add("format", image.format.rawValue)
                     line.add("width", image.width); line.add("height", image.height)
                     line.add("frames", image.frameCount); line.add("loopCount", image.loopCount)
+                    line.add("duration", image.duration)
                     line.add("colorProfile", image.colorProfile?.description)
                     line.add("ms", ms)
                     print(line.text)
                 } else {
                     let profile = image.colorProfile.map { ", profile \($0.description ?? "(unnamed)")" } ?? ""
-                    print("\(file): \(image.format.rawValue) \(image.width)x\(image.height), \(image.frameCount) frame(s), loop \(image.loopCount)\(profile), \(String(format: "%.1f", ms)) ms")
+                    print("\(file): \(image.format.rawValue) \(image.width)x\(image.height), \(image.frameCount) frame(s)\(image.isAnimated ? String(format: " (%.2f s)", image.duration) : ""), loop \(image.loopCount)\(profile), \(String(format: "%.1f", ms)) ms")
                 }
             } catch {
                 failed = true

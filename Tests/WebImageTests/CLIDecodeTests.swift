@@ -44,6 +44,8 @@ struct CLIDecodeTests {
         let second = try object(all.lines[1])
         #expect(second["format"] as? String == "gif")
         #expect(second["frames"] as? Int == 3)
+        // One loop's length from the frame headers: three frames of 0.2 s.
+        #expect(abs((second["duration"] as? Double ?? 0) - 0.6) < 1e-9)
         #expect(second["loopCount"] as? Int == 0)
         let third = try object(all.lines[2])
         #expect(third["ok"] as? Bool == false)

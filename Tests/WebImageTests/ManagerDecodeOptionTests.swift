@@ -78,6 +78,25 @@ struct ManagerDecodeOptionTests {
             #expect(animated.image?.frames.count == 3)
         }
     }
+
+    @Test func animationsDecodeLazilyUnlessPreloadAllFramesIsSet() async throws {
+        try await withScriptedManager { h in
+            let gif = ManagerFixtures.animatedGIF(6, 6)
+            let a = h.serve("/a.gif", .body(gif, contentType: "image/gif"))
+            let b = h.serve("/b.gif", .body(gif, contentType: "image/gif"))
+            let lazy = try #require(try await h.manager.image(for: a).image)
+            let animation = try #require(lazy.animation)
+            #expect(lazy.frameCount == 3 && animation.decodeCount == 0 && !lazy.isAllFramesLoaded)
+            #expect(lazy.animatedImageData == Data(gif))
+            // The memory cache charges the data and the poster, not three decoded frames.
+            #expect(lazy.memoryCost == gif.count + 6 * 6 * 4)
+            let preloaded = try #require(try await h.manager.image(for: b, options: .preloadAllFrames).image)
+            #expect(preloaded.animation == nil && preloaded.frameCount == 3 && preloaded.isAllFramesLoaded)
+            #expect(preloaded.decodeOptions?.preloadsAllFrames == true)
+            // Storing a lazy animation without data writes its own bytes, not a re-encode.
+            #expect(try h.cache.encodedData(for: lazy, context: WebImageContext()) == Data(gif))
+        }
+    }
 }
 
 /// Decodes with the shared coders and records the options each full decode was given.

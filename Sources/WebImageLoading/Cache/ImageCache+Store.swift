@@ -50,10 +50,12 @@ extension ImageCache {
         }
     }
 
-    /// The bytes a store without data writes: `image` encoded by `context.imageCoder` (else
-    /// ``CodersManager/shared``) with `context.imageEncodeOptions`, in that coder's
-    /// ``ImageCoding/defaultEncodingFormat(for:)``.
+    /// The bytes a store without data writes: a lazily decoded animation's own data unchanged
+    /// (``Image/animatedImageData``, as SDWebImage stores an `SDAnimatedImage`), else `image`
+    /// encoded by `context.imageCoder` (else ``CodersManager/shared``) with
+    /// `context.imageEncodeOptions`, in that coder's ``ImageCoding/defaultEncodingFormat(for:)``.
     public func encodedData(for image: Image, context: WebImageContext) throws -> Data {
+        if let data = image.animatedImageData, context.imageEncodeOptions == nil { return data }
         let coder: any ImageCoding = context.imageCoder ?? CodersManager.shared
         return try coder.encode(image, as: coder.defaultEncodingFormat(for: image),
                                 options: context.imageEncodeOptions ?? .default)

@@ -25,13 +25,14 @@ extension WebImageContext {
     }
 
     /// The decode options for bytes stored under `cacheKey`: ``decodeOptions`` when set, else
-    /// SDWebImage's rules — first frame only from the option; scale from ``scaleFactor`` (values
+    /// SDWebImage's rules — first frame only, or every frame now, from the options; scale from ``scaleFactor`` (values
     /// below 1 ignored) or the key's `@2x`/`@3x`; the thumbnail fields; the byte budget from
     /// ``scaleDownLimitBytes``, else the default one with `scaleDownLargeImages`; the limits.
     public func resolvedDecodeOptions(for options: WebImageOptions, cacheKey: String?) -> DecodeOptions {
         if let decodeOptions { return decodeOptions }
         var decode = DecodeOptions()
         decode.firstFrameOnly = options.contains(.decodeFirstFrameOnly)
+        decode.preloadsAllFrames = options.contains(.preloadAllFrames)
         if let scale = scaleFactor, scale >= 1 {
             decode.scaleFactor = scale
         } else {

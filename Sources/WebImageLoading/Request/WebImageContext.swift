@@ -7,8 +7,9 @@ import Foundation
 /// library's). Components add their own entries as they arrive; `userInfo` carries anything else.
 ///
 /// SDWebImage context keys with no property here, and why:
-/// - `imageForceDecodePolicy`: every image is decoded to a bitmap when it is loaded; there is no
-///   lazy image to force.
+/// - `imageForceDecodePolicy`: a still image (and an animation's first frame) is decoded to a
+///   bitmap when it is loaded; an animation's other frames are decoded on request unless
+///   ``WebImageOptions/preloadAllFrames`` asks for them all.
 /// - `imageDecodeOptions`: there is no untyped coder-option dictionary; the typed fields
 ///   (``thumbnailPixelSize``, ``preserveAspectRatio``, ``scaleFactor``, ``scaleDownLimitBytes``,
 ///   ``decodeLimits``) are what the coders read, and a custom coder (``imageCoder``) takes its own
@@ -16,7 +17,8 @@ import Foundation
 /// - `imageTypeIdentifierHint`: there are no UTIs on Linux, and every decoder recognises its format
 ///   from the bytes (`ImageFormat.detect(_:)`), so a hint would have nothing to decide.
 /// - `imageDecodeToHDR`: bitmaps are 8-bit RGBA; there is no HDR decode.
-/// - `animatedImageClass`: one ``Image`` class holds every frame; there is no class to choose.
+/// - `animatedImageClass`: one ``Image`` class serves stills and animations; an animation decodes
+///   its frames on request (``Image/animation``), as an `SDAnimatedImage` does.
 /// - `customManager`: the view binding (`ImageTarget`) takes the manager as a `manager:` parameter.
 /// - `loaderCachedImage`: a `refreshCached` load hands the loader the cached copy's HTTP
 ///   ``validators`` instead of the cached image; an origin without validators is answered by

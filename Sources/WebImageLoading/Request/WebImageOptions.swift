@@ -6,7 +6,6 @@ import WebImageCodecs
 /// the view binding (`ImageTarget`). A few have no meaning without UIKit and are documented as such:
 /// - `continueInBackground`: iOS background tasks; ignored.
 /// - `forceTransition`, `waitTransition`: there are no view transitions to run; accepted, ignored.
-/// - `preloadAllFrames`: every frame is decoded up front already; accepted, ignored.
 /// - `transformVectorImage`: no vector formats decode here; accepted, ignored.
 /// - bit 18 `avoidDecodeImage` and bit 21 `matchAnimatedImageClass` are not defined: images are
 ///   always decoded to bitmaps, and there is one image class.
@@ -55,7 +54,8 @@ public struct WebImageOptions: OptionSet, Sendable, Hashable {
     public static let forceTransition = WebImageOptions(rawValue: 1 << 17)
     /// Decode only the first frame of animated images.
     public static let decodeFirstFrameOnly = WebImageOptions(rawValue: 1 << 19)
-    /// Accepted for source compatibility: every frame is always decoded up front on Linux.
+    /// Decode every frame of an animation now and hold them all, instead of on request (disk and
+    /// download decodes; within `DecodeLimits.maxTotalBytes`).
     public static let preloadAllFrames = WebImageOptions(rawValue: 1 << 20)
     /// Call the completion only after the image has been written to the disk cache.
     public static let waitStoreCache = WebImageOptions(rawValue: 1 << 22)
