@@ -37,16 +37,18 @@ struct GIFDecoder {
 
     /// An animation whose frames after the first are decoded when asked for; nil when the file
     /// has fewer than two complete frames (the eager path then decodes or explains it).
-    private func decodeLazily(_ data: Data) throws -> Image? {
+    /// `isPartial`: the data is still arriving, and the frames that have fully arrived play.
+    func decodeLazily(_ data: Data, isPartial: Bool = false) throws -> Image? {
         let scan = try data.withUnsafeBytes { try GIFAnimationScan($0, limits: options.limits) }
-        guard scan.frames.count > 1 else { return nil }
+        guard scan.frames.count > 1, !options.firstFrameOnly else { return nil }
         let frameSize = options.targetSize(for: scan.canvasSize, frameCount: scan.frames.count)
         let durations = scan.frames.map { Self.duration(centiseconds: Int($0.control.DelayTime)) }
         let header = AnimationHeader(loopCount: scan.loopCount ?? 1, durations: durations, frameSize: frameSize)
         let decoder = GIFAnimationDecoder(data: data, scan: scan, limits: options.limits, frameSize: frameSize)
         let poster = try decoder.decodeFrame(at: 0)
-        let frames = AnimatedFrames(header: header, data: data, poster: poster, decoder: decoder)
-        return Image(animation: frames, format: .gif, scale: options.scaleFactor, decodeOptions: options)
+        let frames = AnimatedFrames(header: header, data: isPartial ? nil : data, poster: poster, decoder: decoder)
+        return Image(animation: frames, format: .gif, scale: options.scaleFactor, decodeOptions: options,
+                     isPartial: isPartial)
     }
 
     private func makeReader() -> GIFFrameReader {
