@@ -25,17 +25,17 @@ struct AnimateCommand: AsyncParsableCommand {
     @Argument(help: "An image file, or an http(s), file: or data: URL.")
     var source: String
 
-    @Option(help: "Loops to play (default 1).")
+    @Option(help: "Loops to play.")
     var loops = 1
 
-    @Option(help: "Playback rate: 2 plays twice as fast, 0.5 half as fast (default 1).")
+    @Option(help: "Playback rate: 2 plays twice as fast, 0.5 half as fast.")
     var rate = 1.0
 
-    @Option(help: "Frame order: normal, reverse, bounce or reversed-bounce (default normal).")
+    @Option(help: "Frame order.")
     var mode: AnimatedImagePlaybackMode = .normal
 
     @Option(name: .customLong("max-buffer"),
-            help: "Bytes of decoded frames to keep ahead of the one shown (default 0: a fifth of the memory the process may use).")
+            help: "Bytes of decoded frames to keep ahead of the one shown; 0 takes a fifth of the memory the process may use.")
     var maxBuffer = 0
 
     @Flag(help: "Play on the wall clock instead of as fast as frames decode.")

@@ -74,6 +74,17 @@ struct CLIAnimateTests {
         #expect(text.stdout.contains("1 frame(s), shown 1, dropped 0"))
     }
 
+    @Test func realtimePlaysOnTheWallClock() async throws {
+        let files = try Files()
+        defer { files.remove() }
+        let run = try await CLIProcess.run(["animate", files.gif.path, "--realtime", "--rate", "8", "--json"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let report = try report(run)
+        // How many frames a loaded machine drops is not for a unit test to say; each is one or the other.
+        #expect((report["shown"] as? Int ?? 0) + (report["dropped"] as? Int ?? 0) == 4)
+        #expect(report["loops"] as? Int == 1)
+    }
+
     @Test func badInputIsAClearError() async throws {
         let files = try Files()
         defer { files.remove() }

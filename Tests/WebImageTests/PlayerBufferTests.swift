@@ -53,6 +53,24 @@ struct PlayerBufferTests {
         #expect(animation.bufferLimit == 0 && animation.heldBytes == 0)
     }
 
+    @Test func aBufferSmallerThanAFrameStillPlaysEveryFrameDecodingEachOnce() async throws {
+        let decoder = SolidFrameDecoder()
+        let image = try Image.lazyAnimation(durations: Array(repeating: 0.125, count: 8), loopCount: 1, decoder: decoder)
+        let animation = try #require(image.animation)
+        let clock = TestClock(.manual)
+        let player = AnimatedImagePlayer(image: image, clock: clock)
+        player.maxBufferSize = 1
+        let recorder = PlayerRecorder(player, clock: clock)
+        player.start()
+        await clock.wakeSleeps(1...8)
+        await player.waitUntilEnded()
+
+        #expect(recorder.shownFrames == Array(0..<8))
+        #expect(recorder.log.value.peakHeldBytes == 0)
+        #expect(animation.decodeCount == 7)
+        #expect(player.droppedFrameCount == 0)
+    }
+
     @Test func automaticBudgetIsAFifthOfTheMemoryCappedAtTheFrames() throws {
         let image = try Image.lazyAnimation(durations: Array(repeating: 0.1, count: 100))
         let source = PlaybackSource(image: image)
@@ -62,7 +80,7 @@ struct PlayerBufferTests {
         let large = PlayerBufferBudget(maxBufferSize: 0, source: source, availableMemory: { 1 << 40 })
         #expect(large.requestBytes == 99 * frameBytes && large.windowFrames == 100)
         let tiny = PlayerBufferBudget(maxBufferSize: 1, source: source)
-        #expect(tiny.requestBytes == 1 && tiny.windowFrames == 1)
+        #expect(tiny.requestBytes == 1 && tiny.windowFrames == 2)
         let held = PlayerBufferBudget(maxBufferSize: 0, source: PlaybackSource(image: .heldAnimation(durations: [0.1, 0.1])))
         #expect(held.requestBytes == 0 && held.windowFrames == 2)
     }

@@ -11,7 +11,8 @@ import Synchronization
 /// A frame that cannot be decoded ends playback on the last good frame and is reported once to
 /// ``errorHandler``.
 ///
-/// Handlers are called one at a time, in order, on the player's playback task. Thread-safe.
+/// Handlers are called one at a time, in order, on the player's playback task (a call under way
+/// when ``pause()`` or ``stop()`` returns still finishes). Thread-safe.
 public final class AnimatedImagePlayer: Sendable {
     let source: PlaybackSource
     let clock: PlayerClock
@@ -76,8 +77,9 @@ public final class AnimatedImagePlayer: Sendable {
         }
     }
 
-    /// Bytes of decoded frames to keep ahead of the one on screen; 0 (the default) decides from
-    /// the memory the process may use (``ProcessMemoryLimit``), taking a fifth of it.
+    /// Bytes of decoded frames the animation's shared buffer keeps for this player; 0 (the
+    /// default) decides from the memory the process may use (``ProcessMemoryLimit``), taking a
+    /// fifth of it. The player itself holds the frame on screen and the next one besides.
     public var maxBufferSize: Int {
         get { state.withLock { $0.maxBufferSize } }
         set { reschedule { $0.maxBufferSize = max(0, newValue) } }

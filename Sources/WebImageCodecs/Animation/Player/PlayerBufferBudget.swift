@@ -3,7 +3,8 @@
 struct PlayerBufferBudget: Equatable {
     /// Bytes asked of the animation's shared buffer.
     let requestBytes: Int
-    /// How many frames, the one on screen included, are decoded ahead.
+    /// How many frames, the one on screen included, are decoded ahead: what the budget holds,
+    /// but at least the next frame too, so decoding overlaps display even with no buffer.
     let windowFrames: Int
 
     /// The share of the process's memory an automatic budget takes (SDWebImage takes a fifth of
@@ -20,6 +21,6 @@ struct PlayerBufferBudget: Equatable {
         // The poster is held by the image itself, so the buffer never needs more than the rest.
         let lazyFrames = source.animation == nil ? 0 : source.frameCount - 1
         requestBytes = lazyFrames <= budget / frameBytes ? lazyFrames * frameBytes : budget
-        windowFrames = max(1, min(source.frameCount, budget / frameBytes))
+        windowFrames = min(source.frameCount, max(2, budget / frameBytes))
     }
 }
