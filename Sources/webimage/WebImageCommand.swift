@@ -9,7 +9,7 @@ struct WebImageCommand: AsyncParsableCommand {
         abstract: "Download, cache, decode and transform images.",
         version: WebImageVersion.string,
         subcommands: [GetCommand.self, PrefetchCommand.self, CacheCommand.self, DecodeCommand.self,
-                      DemoCommand.self, BenchCommand.self, BenchNetworkCommand.self, DecodeBenchCommand.self,
+                      AnimateCommand.self, DemoCommand.self, BenchCommand.self, BenchNetworkCommand.self, DecodeBenchCommand.self,
                       ServeCommand.self]
     )
 
