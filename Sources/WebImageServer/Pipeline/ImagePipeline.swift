@@ -194,8 +194,15 @@ final class ImagePipeline: Sendable {
                                                     ?? configuration.maxSourceResolution,
                                                 maxFrames: configuration.maxAnimationFrames,
                                                 decoded: decoded)
-        context.queryCacheType = configuration.noCache ? ImageCacheType.none : .disk
-        context.storeCacheType = configuration.noCache ? ImageCacheType.none : .disk
+        // The source's own bytes are cached under its URL (the original key); the decode at the
+        // planned size is a derived image that is never stored, so that another result of the same
+        // source decodes the source again rather than a thumbnail made for a smaller result. The
+        // thumbnail size only marks the key as derived: the planned coder decides the size.
+        context.thumbnailPixelSize = PixelSize(width: 1, height: 1)
+        context.queryCacheType = ImageCacheType.none
+        context.storeCacheType = ImageCacheType.none
+        context.originalQueryCacheType = configuration.noCache ? ImageCacheType.none : .disk
+        context.originalStoreCacheType = configuration.noCache ? ImageCacheType.none : .disk
         var loadOptions: WebImageOptions = [.retryFailed]
         if configuration.noCache { loadOptions.insert(.fromLoaderOnly) }
         let result: ImageManagerResult
