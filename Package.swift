@@ -88,7 +88,7 @@ let package = Package(
         .target(
             name: "WebImageServer",
             dependencies: [
-                "WebImage",
+                "WebImage", "WebImageRedis",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -101,7 +101,7 @@ let package = Package(
         .executableTarget(
             name: "webimage",
             dependencies: [
-                "WebImage", "WebImageServer",
+                "WebImage", "WebImageServer", "WebImageRedis",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 // `webimage serve` makes its Prometheus registry the swift-metrics backend.
                 .product(name: "Prometheus", package: "swift-prometheus"),

@@ -49,6 +49,19 @@ public final class RedisClient: Sendable {
     /// What the tier did so far.
     public var statistics: RedisStatistics { counters.snapshot }
 
+    /// Calls `body` with the new counts after each one changes (replacing an earlier observer), for
+    /// dashboards and for tests that wait for the tier to have done something.
+    public func observeStatistics(_ body: @escaping @Sendable (RedisStatistics) -> Void) {
+        counters.observe(body)
+    }
+
+    /// Returns once every write queued so far, on every connection, has been answered (or failed).
+    public func flush() async {
+        for lane in lanes {
+            _ = await lane.run(deadline: .max) { connection throws(RedisError) in () }
+        }
+    }
+
     /// Closes every connection (after the work already queued on it).
     public func close() {
         lanes.forEach { $0.close() }

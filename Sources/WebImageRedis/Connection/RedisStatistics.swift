@@ -37,6 +37,7 @@ final class RedisCounters: Sendable {
 
     private let values: Mutex<[Int]>
     private let counters: [Counter]
+    private let observer = Mutex<(@Sendable (RedisStatistics) -> Void)?>(nil)
 
     init(label: String) {
         values = Mutex([Int](repeating: 0, count: Outcome.allCases.count))
@@ -49,6 +50,11 @@ final class RedisCounters: Sendable {
         let index = Outcome.allCases.firstIndex(of: outcome)!
         values.withLock { $0[index] += 1 }
         counters[index].increment()
+        if let observer = observer.withLock({ $0 }) { observer(snapshot) }
+    }
+
+    func observe(_ body: @escaping @Sendable (RedisStatistics) -> Void) {
+        observer.withLock { $0 = body }
     }
 
     private func value(_ outcome: Outcome) -> Int {
