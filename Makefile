@@ -2,7 +2,7 @@
 SWIFT ?= swift
 RELEASE_BIN = .build/release/webimage
 
-.PHONY: install-deps build release test tsan asan demo bench bench-quick bench-micro fuzz fuzz-build stress clean
+.PHONY: install-deps build release test tsan asan demo bench bench-quick bench-micro fuzz fuzz-build stress cluster-demo clean
 
 install-deps:
 	@scripts/install-deps
@@ -74,6 +74,12 @@ fuzz: fuzz-build
 # 2,000 distinct 1000x1000 images under a 100 MB memory-cost limit (prints peak RSS).
 stress: install-deps
 	WEBIMAGE_STRESS=full $(SWIFT) test --filter LoadStressTests
+
+# One Redis, three `webimage serve` instances sharing it and nginx in front, on loopback: a bounded
+# load per scenario (steady, share, an instance killed, Redis restarted, Redis paused), a table each,
+# then everything stopped (docs/SCALING.md).
+cluster-demo: release
+	scripts/cluster --scenario all
 
 clean:
 	rm -rf .build .build-tsan .build-asan Benchmarks/.build
