@@ -65,18 +65,25 @@ def load(args):
     host, port = args.target.split(":")
     results, lock = [], threading.Lock()
     next_index = [0]
-    fault_started = [False]
+    fault = [None, None]  # the fault's process, and the request index when it ended
     deadline = time.time() + args.max_seconds
 
     def take():
         with lock:
-            if next_index[0] >= args.requests or time.time() > deadline:
-                return None
             index = next_index[0]
+            if time.time() > deadline:
+                return None
+            if index >= args.requests:
+                # With a fault, go on until it has ended and as many requests again have been sent.
+                if not args.fault_cmd or fault[0] is None:
+                    return None
+                if fault[1] is None and fault[0].poll() is not None:
+                    fault[1] = index
+                if fault[1] is not None and index >= fault[1] + args.requests // 3:
+                    return None
             next_index[0] += 1
-            if args.fault_cmd and not fault_started[0] and index >= args.fault_at:
-                fault_started[0] = True
-                subprocess.Popen(args.fault_cmd, shell=True)
+            if args.fault_cmd and fault[0] is None and index >= args.fault_at:
+                fault[0] = subprocess.Popen(args.fault_cmd, shell=True)
             return index
 
     def worker():
@@ -110,6 +117,8 @@ def load(args):
     for t in threads: t.start()
     for t in threads: t.join()
     elapsed = time.perf_counter() - started
+    if fault[0] is not None:
+        fault[0].wait()
     latencies = sorted(r[2] for r in results)
     def pct(p):
         return latencies[min(len(latencies) - 1, max(0, int(len(latencies) * p + 0.999) - 1))] if latencies else 0
@@ -118,7 +127,8 @@ def load(args):
                "rps": round(len(results) / elapsed, 1) if elapsed else 0,
                "p50_ms": round(pct(0.50), 2), "p95_ms": round(pct(0.95), 2), "p99_ms": round(pct(0.99), 2),
                "error_indices": sorted(r[0] for r in errors)[:50],
-               "error_statuses": sorted(set(r[1] for r in errors))}
+               "error_statuses": sorted(set(r[1] for r in errors)),
+               "fault_window": [args.fault_at, fault[1]] if fault[0] is not None else None}
     json.dump(summary, open(args.out, "w"))
 
 
@@ -162,6 +172,8 @@ def table(args):
               f'{redis.get("leases_taken", 0)} / {redis.get("leases_waited", 0)} / {redis.get("lease_wait_hits", 0)}'),
              ("breaker openings", redis.get("breaker_openings", 0)),
              ("instances answering /health at the end", alive)]
+    if summary.get("fault_window"):
+        rows.append(("fault between requests", f'{summary["fault_window"][0]} and {summary["fault_window"][1]}'))
     if summary["errors"]:
         rows.append(("failed request indices (first 50)", summary["error_indices"]))
         rows.append(("failed statuses", summary["error_statuses"]))

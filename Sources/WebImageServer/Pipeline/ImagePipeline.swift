@@ -198,6 +198,17 @@ final class ImagePipeline: Sendable {
 
     private func make(_ parsed: ParsedImageURL, source: URL, format: ImageFormat?,
                       negotiated: Bool, key: String) async throws -> ServedImage {
+        // Another instance downloading the same new source is waited for before taking a worker.
+        guard let shared else {
+            return try await makeInSlot(parsed, source: source, format: format, negotiated: negotiated, key: key)
+        }
+        return try await shared.withSource(source) {
+            try await makeInSlot(parsed, source: source, format: format, negotiated: negotiated, key: key)
+        }
+    }
+
+    private func makeInSlot(_ parsed: ParsedImageURL, source: URL, format: ImageFormat?,
+                            negotiated: Bool, key: String) async throws -> ServedImage {
         let queued = ContinuousClock.now
         return try await limiter.run {
             let started = ContinuousClock.now

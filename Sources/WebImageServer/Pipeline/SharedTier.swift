@@ -54,6 +54,23 @@ struct SharedTier: Sendable {
         }
     }
 
+    /// Runs `fetch` (a fetch of `source` through the image manager, whose cache has the Redis tier)
+    /// once the source is in Redis, or under this instance's lease on it, or after waiting for
+    /// another instance's download in vain, so a new source used by several results at once on
+    /// several instances is downloaded about once. The manager queues its write of the source's
+    /// bytes to Redis before it answers, on the key's connection, so the lease is released after it.
+    func withSource<T: Sendable>(_ source: URL, fetch: () async throws -> T) async throws -> T {
+        switch await sources.store.valueOrLease(forKey: source.absoluteString,
+                                                 leaseMilliseconds: max(leaseWaitMilliseconds * 2, 1000),
+                                                 waitMilliseconds: leaseWaitMilliseconds) {
+        case .found, .alone:
+            return try await fetch()
+        case .lead(let lease):
+            defer { sources.store.release(lease) }
+            return try await fetch()
+        }
+    }
+
     /// What `/health` says about the tier.
     var health: [String: Any] {
         let statistics = client.statistics
