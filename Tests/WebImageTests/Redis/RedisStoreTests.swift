@@ -101,3 +101,69 @@ struct RedisStoreTests {
         }
     }
 }
+
+@Suite("Redis single flight",
+       .enabled(if: RedisTestServer.isInstalled, "redis-server is not installed (scripts/install-deps installs it)"))
+struct RedisSingleFlightTests {
+    @Test func oneLeadsTheOtherWaitsForItsValue() async throws {
+        try await withRedisServer { redis in
+            let a = RedisClient(configuration: redis.configuration()), b = RedisClient(configuration: redis.configuration())
+            defer { a.close(); b.close() }
+            let storeA = RedisStore(client: a, namespace: "flight"), storeB = RedisStore(client: b, namespace: "flight")
+            guard case .lead(let lease) = await storeA.valueOrLease(forKey: "k") else {
+                Issue.record("the first asker did not get the lease")
+                return
+            }
+            // B finds the lease held and waits; A delivers, then releases.
+            async let waiting = storeB.valueOrLease(forKey: "k", waitMilliseconds: 60_000)
+            let waited = Watched(0)
+            b.observeStatistics { statistics in waited.update { $0 = statistics.leasesWaited } }
+            if b.statistics.leasesWaited == 0 { await waited.wait("B to find the lease held") { $0 >= 1 } }
+            storeA.store(Data("made once".utf8), forKey: "k")
+            storeA.release(lease)
+            guard case .found(let envelope) = await waiting else {
+                Issue.record("the waiter did not get the holder's value")
+                return
+            }
+            #expect(envelope.payload == Data("made once".utf8))
+            #expect(b.statistics.leaseWaitHits == 1)
+            // Now the value is there: anyone asking gets it without a lease.
+            guard case .found = await storeA.valueOrLease(forKey: "k") else {
+                Issue.record("a stored value was not found")
+                return
+            }
+        }
+    }
+
+    @Test func aHolderThatFailsLetsTheWaiterWorkAlone() async throws {
+        try await withRedisServer { redis in
+            let client = RedisClient(configuration: redis.configuration())
+            defer { client.close() }
+            let store = RedisStore(client: client, namespace: "flight")
+            guard case .lead(let lease) = await store.valueOrLease(forKey: "k") else {
+                Issue.record("no lease")
+                return
+            }
+            async let waiting = store.valueOrLease(forKey: "k", waitMilliseconds: 60_000)
+            let waited = Watched(0)
+            client.observeStatistics { statistics in waited.update { $0 = statistics.leasesWaited } }
+            if client.statistics.leasesWaited == 0 { await waited.wait("the lease to be found held") { $0 >= 1 } }
+            store.release(lease)  // released without a value: its work failed
+            guard case .alone = await waiting else {
+                Issue.record("the waiter should work alone once the holder gave up")
+                return
+            }
+        }
+    }
+
+    @Test func redisDownMeansWorkAlone() async throws {
+        var configuration = RedisConfiguration(host: "127.0.0.1", port: try RedisTestServer.freeLoopbackPort())
+        configuration.connectTimeoutMilliseconds = 2000
+        let client = RedisClient(configuration: configuration)
+        defer { client.close() }
+        guard case .alone = await RedisStore(client: client, namespace: "flight").valueOrLease(forKey: "k") else {
+            Issue.record("without Redis there is no lease to wait on")
+            return
+        }
+    }
+}

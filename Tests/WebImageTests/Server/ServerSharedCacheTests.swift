@@ -128,6 +128,35 @@ struct ServerSharedCacheTests {
         }
     }
 
+    @Test func twoNewResultsOfOneNewSourceOnTwoInstancesDownloadItOnce() async throws {
+        try await withRedisServer { redis in
+            try await withTestOrigin { origin in
+                let gate = TestGate()
+                var route = TestOriginRoute.data(photo, contentType: "image/jpeg")
+                route.mode = .gated(0, gate)
+                origin.setRoute("/two.jpg", route)
+                try await withServers(2, configuration(redis)) { servers in
+                    // Each instance takes its result's lease; one takes the source's, the other waits for it.
+                    let asked = Watched<[Int: Int]>([:])
+                    for (index, server) in servers.enumerated() {
+                        shared(server).client.observeStatistics { statistics in
+                            asked.update { $0[index] = statistics.leasesTaken + statistics.leasesWaited }
+                        }
+                    }
+                    let source = "http://127.0.0.1:\(origin.port)/two.jpg"
+                    async let first = servers[0].get("/insecure/w:60/plain/\(source)@png")
+                    async let second = servers[1].get("/insecure/w:90/plain/\(source)@png")
+                    await asked.wait("both results and the source to be leased or waited for") { $0.values.reduce(0, +) >= 4 }
+                    gate.open()
+                    let (a, b) = try await (first, second)
+                    #expect(try servers[0].decode(a).pixelSize.width == 60)
+                    #expect(try servers[1].decode(b).pixelSize.width == 90)
+                    #expect(origin.requestCount("/two.jpg") == 1)
+                }
+            }
+        }
+    }
+
     @Test func redisDownCostsNoFailedRequestAndHealthSaysSo() async throws {
         try await withTestOrigin { origin in
             origin.setRoute("/d.jpg", .data(photo, contentType: "image/jpeg"))
