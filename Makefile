@@ -76,7 +76,7 @@ stress: install-deps
 	WEBIMAGE_STRESS=full $(SWIFT) test --filter LoadStressTests
 
 # One Redis, three `webimage serve` instances sharing it and nginx in front, on loopback: a bounded
-# load per scenario (steady, share, an instance killed, Redis restarted, Redis paused), a table each,
+# load per scenario (steady, share, an instance killed, Redis restarted, Redis paused, throughput), a table each,
 # then everything stopped (docs/SCALING.md).
 cluster-demo: release
 	scripts/cluster --scenario all
