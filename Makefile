@@ -2,7 +2,7 @@
 SWIFT ?= swift
 RELEASE_BIN = .build/release/webimage
 
-.PHONY: install-deps build release test tsan asan demo bench bench-quick bench-micro fuzz fuzz-build stress clean
+.PHONY: install-deps build release test tsan asan demo bench bench-quick bench-micro fuzz fuzz-build stress cluster-demo clean
 
 install-deps:
 	@scripts/install-deps
@@ -75,6 +75,12 @@ fuzz: fuzz-build
 # 1,000-frame 720x720 GIF (2 GB eagerly) played through a 16 MB frame buffer within 200 MB RSS.
 stress: install-deps
 	WEBIMAGE_STRESS=full $(SWIFT) test --filter 'LoadStressTests|AnimationMemoryStressTests'
+
+# One Redis, three `webimage serve` instances sharing it and nginx in front, on loopback: a bounded
+# load per scenario (steady, share, an instance killed, Redis restarted, Redis paused, throughput), a table each,
+# then everything stopped (docs/SCALING.md).
+cluster-demo: release
+	scripts/cluster --scenario all
 
 clean:
 	rm -rf .build .build-tsan .build-asan Benchmarks/.build

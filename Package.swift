@@ -10,6 +10,8 @@ let package = Package(
         .library(name: "WebImageCodecs", targets: ["WebImageCodecs"]),
         // The image server behind `webimage serve`, to embed in an application of one's own.
         .library(name: "WebImageServer", targets: ["WebImageServer"]),
+        // A shared cache tier on Redis (hiredis), its own product so the library never links hiredis.
+        .library(name: "WebImageRedis", targets: ["WebImageRedis"]),
         .executable(name: "webimage", targets: ["webimage"]),
     ],
     dependencies: [
@@ -38,6 +40,8 @@ let package = Package(
         .systemLibrary(name: "CAVIF", providers: [.apt(["libavif-dev"])]),
         .systemLibrary(name: "CHEIF", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
         .systemLibrary(name: "CXattr"),
+        // Redis's own C client, for the shared cache tier (Debian 12: hiredis 0.14, no hiredis_ssl).
+        .systemLibrary(name: "CHiredis", pkgConfig: "hiredis", providers: [.apt(["libhiredis-dev"])]),
         // Colour management: embedded ICC profiles converted to sRGB.
         .systemLibrary(name: "CLCMS2", pkgConfig: "lcms2", providers: [.apt(["liblcms2-dev"])]),
         // The image layer: the image model, coders, transformers. Usable alone to decode,
@@ -68,12 +72,23 @@ let package = Package(
             name: "WebImage",
             dependencies: ["WebImageCodecs", "WebImageLoading"]
         ),
+        // The shared cache tier on Redis: a connection pool with a circuit breaker, a byte store with
+        // leases, and `RedisCache` for a `CachesManager`. Only what uses it links hiredis.
+        .target(
+            name: "WebImageRedis",
+            dependencies: [
+                "WebImageCodecs", "WebImageLoading", "CHiredis",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+            ]
+        ),
         // `webimage serve`: an image server with imgproxy's URL API on the pipeline. Its own target,
         // so that users of the library never build the HTTP server.
         .target(
             name: "WebImageServer",
             dependencies: [
-                "WebImage",
+                "WebImage", "WebImageRedis",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -86,7 +101,7 @@ let package = Package(
         .executableTarget(
             name: "webimage",
             dependencies: [
-                "WebImage", "WebImageServer",
+                "WebImage", "WebImageServer", "WebImageRedis",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 // `webimage serve` makes its Prometheus registry the swift-metrics backend.
                 .product(name: "Prometheus", package: "swift-prometheus"),
@@ -117,7 +132,7 @@ let package = Package(
             name: "WebImageTests",
             dependencies: [
                 "WebImage", "WebImageCodecs", "WebImageLoading", "CTurboJPEG", "CSPNG", "CWebP", "CGIF", "CLCMS2",
-                "DiskCacheWorkerProtocol", "WebImageServer",
+                "DiskCacheWorkerProtocol", "WebImageServer", "WebImageRedis",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

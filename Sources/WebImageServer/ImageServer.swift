@@ -181,6 +181,8 @@ public final class ImageServer: Sendable {
             "result_cache_bytes": pipeline.resultCacheBytes,
             "result_disk_cache_bytes": pipeline.resultDiskBytes,
             "results_in_progress": pipeline.jobsInFlight,
+            "results_by_tier": metrics.resultsByTier,
+            "shared_cache": pipeline.shared?.health ?? ["enabled": false],
         ]
         let body = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data()
         var headers = HTTPFields()

@@ -1,5 +1,6 @@
 import Foundation
 import WebImage
+import WebImageRedis
 
 /// Everything `webimage serve` can be told: where it listens, how URLs are signed, which sources
 /// it may fetch, its limits and its caches. The defaults are a safe public server.
@@ -42,6 +43,14 @@ public struct ServerConfiguration: Sendable {
     public var noCache = false
     /// Bytes of encoded results kept in memory.
     public var resultMemoryBytes = 64 * 1024 * 1024
+    /// The shared cache tier (Redis) under the local caches, for sources and results, so several
+    /// instances share work; nil for none. See docs/SCALING.md.
+    public var sharedCache: RedisConfiguration?
+    /// Seconds an entry lives in the shared cache (0: until Redis evicts it).
+    public var sharedCacheTTL = 7 * 24 * 3600
+    /// How long an instance waits for another instance making the same result before making it
+    /// itself, in seconds; the lease it waits on lives twice as long.
+    public var sharedCacheLeaseWait: TimeInterval = 5
     /// The `max-age` of results, in seconds (a year).
     public var ttl = 31_536_000
 

@@ -5,6 +5,7 @@ import Metrics
 import Prometheus
 import WebImage
 import WebImageServer
+import WebImageRedis
 
 /// `webimage serve`: the image server, with imgproxy's URL API. Every option can also come from
 /// the environment as `WEBIMAGE_` + its name in capitals with `_` for `-` (`WEBIMAGE_KEY`).
@@ -74,6 +75,14 @@ struct ServeCommand: AsyncParsableCommand {
     var resultMemorySize = Env.int("RESULT_MEMORY_SIZE") ?? 64
     @Option(help: "Megabytes of encoded results kept on disk under --cache-dir.")
     var resultDiskSize = Env.int("RESULT_DISK_SIZE") ?? 1024
+    @Option(help: "Shared cache tier for sources and results, shared by every instance: redis://[user:password@]host:port/db (env WEBIMAGE_SHARED_CACHE).")
+    var sharedCache: String?
+    @Option(help: "Seconds an entry lives in the shared cache (0: until Redis evicts it).")
+    var sharedCacheTtl = Env.int("SHARED_CACHE_TTL") ?? 7 * 24 * 3600
+    @Option(help: "Milliseconds a connection to, or an answer from, the shared cache may take before it counts as down.")
+    var sharedCacheTimeout = Env.int("SHARED_CACHE_TIMEOUT") ?? 50
+    @Option(help: "Seconds an instance waits for another one making the same new result before making it itself.")
+    var sharedCacheLeaseWait = Env.double("SHARED_CACHE_LEASE_WAIT") ?? 5
     @Option(help: "Seconds a shutdown waits for requests in flight.")
     var shutdownTimeout = Env.double("SHUTDOWN_TIMEOUT") ?? 20
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
@@ -95,6 +104,24 @@ struct ServeCommand: AsyncParsableCommand {
         guard requestTimeout >= 0 else { throw ValidationError("--request-timeout must not be negative.") }
         guard resultMemorySize >= 0, resultDiskSize >= 0 else { throw ValidationError("Cache sizes must not be negative.") }
         _ = try presets()
+        _ = try sharedCacheConfiguration()
+        guard sharedCacheTtl >= 0, sharedCacheLeaseWait >= 0 else {
+            throw ValidationError("--shared-cache-ttl and --shared-cache-lease-wait must not be negative.")
+        }
+        guard sharedCacheTimeout > 0 else { throw ValidationError("--shared-cache-timeout must be positive.") }
+    }
+
+    /// The Redis configuration `--shared-cache` names, if any.
+    func sharedCacheConfiguration() throws -> RedisConfiguration? {
+        guard let sharedCache = sharedCache ?? Env.string("SHARED_CACHE") else { return nil }
+        do {
+            var configuration = try RedisConfiguration(url: sharedCache)
+            configuration.connectTimeoutMilliseconds = sharedCacheTimeout
+            configuration.operationTimeoutMilliseconds = sharedCacheTimeout
+            return configuration
+        } catch {
+            throw ValidationError("--shared-cache: \(error)")
+        }
     }
 
     func presets() throws -> [String: String] {
@@ -137,6 +164,9 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.requestTimeout = requestTimeout
         configuration.resultMemoryBytes = resultMemorySize * 1024 * 1024
         configuration.resultDiskBytes = resultDiskSize * 1024 * 1024
+        configuration.sharedCache = try sharedCacheConfiguration()
+        configuration.sharedCacheTTL = sharedCacheTtl
+        configuration.sharedCacheLeaseWait = sharedCacheLeaseWait
         return configuration
     }
 

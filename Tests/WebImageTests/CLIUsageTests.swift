@@ -37,6 +37,11 @@ struct CLIUsageTests {
         (["cache", "frob"], "frob"),
         (["demo", "--count", "0"], "0"),
         (["decode", "--thumbnail", "big", "x.png"], "big"),
+        (["serve", "--shared-cache", "rediss://cache:6380/0"], "hiredis_ssl"),
+        (["serve", "--shared-cache", "redis://cache:6379/db1"], "'db1' is not a database index"),
+        (["serve", "--shared-cache", "memcached://cache:11211"], "memcached"),
+        (["serve", "--shared-cache", "redis://cache:6379/0", "--shared-cache-timeout", "0"], "--shared-cache-timeout"),
+        (["shared-cache-bench", "--redis", "redis://:1"], "names no host"),
     ])
     func badTokenExitsTwo(arguments: [String], token: String) async throws {
         let run = try await CLIProcess.run(arguments)

@@ -33,17 +33,29 @@ extension CachesManager {
                 query(index) { operation.receive($0, index: index) }
             }
         } else {
-            querySerially(from: 0, count: caches.count, operation: operation, query: query)
+            var fill: (@Sendable (ImageCacheQueryResult, Int) -> Void)?
+            if fillsHigherPriorityCaches {
+                fill = { (result: ImageCacheQueryResult, index: Int) in
+                    // The caches asked before the one that hit missed: give them the image and its bytes.
+                    for cache in caches.prefix(index) {
+                        cache.storeImage(result.image, data: result.data, forKey: key, options: options,
+                                         context: context, cacheType: cacheType, completion: nil)
+                    }
+                }
+            }
+            querySerially(from: 0, count: caches.count, operation: operation, query: query, fill: fill)
         }
         return operation
     }
 
     private func querySerially(from index: Int, count: Int, operation: CachesManagerQuery,
-                               query: @escaping @Sendable (Int, @escaping @Sendable (ImageCacheQueryResult) -> Void) -> Void) {
+                               query: @escaping @Sendable (Int, @escaping @Sendable (ImageCacheQueryResult) -> Void) -> Void,
+                               fill: (@Sendable (ImageCacheQueryResult, Int) -> Void)?) {
         query(index) { result in
+            if index > 0, result.image != nil, let fill { fill(result, index) }
             let finished = operation.receive(result, index: index)
             if !finished, index + 1 < count {
-                self.querySerially(from: index + 1, count: count, operation: operation, query: query)
+                self.querySerially(from: index + 1, count: count, operation: operation, query: query, fill: fill)
             }
         }
     }

@@ -33,6 +33,7 @@ public final class CachesManager: ImageCaching {
         var removePolicy = Policy.concurrent
         var containsPolicy = Policy.serial
         var clearPolicy = Policy.concurrent
+        var fillsHigherPriorityCaches = false
     }
 
     private let list: PriorityList<any ImageCaching>
@@ -87,6 +88,14 @@ public final class CachesManager: ImageCaching {
     public var clearPolicy: Policy {
         get { state.withLock { $0.clearPolicy } }
         set { state.withLock { $0.clearPolicy = newValue } }
+    }
+
+    /// Whether a serial query's hit in a lower-priority cache is also stored in the caches asked
+    /// before it, so the next query is answered by the faster tier (memory → disk → a shared tier
+    /// such as Redis). Default false, as SDWebImage. The fill is not waited for.
+    public var fillsHigherPriorityCaches: Bool {
+        get { state.withLock { $0.fillsHigherPriorityCaches } }
+        set { state.withLock { $0.fillsHigherPriorityCaches = newValue } }
     }
 
     /// The caches `policy` addresses, highest priority first.

@@ -18,7 +18,14 @@ final class ServerMetrics: Sendable {
         case total
     }
 
+    /// Where a result came from: the memory or disk result cache, the shared tier, or made here.
+    enum ResultTier: String, CaseIterable, Sendable {
+        case memory, disk, shared, made
+    }
+
     let registry: PrometheusCollectorRegistry
+    private let tierCounters: [ResultTier: Counter]
+    private let tierCounts = Mutex<[ResultTier: Int]>([:])
     private let stages: [Stage: DurationHistogram]
     /// One counter per status seen, made once.
     private let requestCounters = Mutex<[Int: Counter]>([:])
@@ -38,6 +45,26 @@ final class ServerMetrics: Sendable {
                                                            buckets: Self.buckets)
         }
         self.stages = stages
+        var tierCounters: [ResultTier: Counter] = [:]
+        for tier in ResultTier.allCases {
+            tierCounters[tier] = registry.makeCounter(
+                descriptor: MetricNameDescriptor(namespace: "webimage", subsystem: "serve", metricName: "results",
+                                                 unitName: "total", helpText: "Results served, by where they came from."),
+                labels: [("tier", tier.rawValue)])
+        }
+        self.tierCounters = tierCounters
+    }
+
+    /// Counts a result served from `tier`.
+    func resultServed(from tier: ResultTier) {
+        tierCounters[tier]?.increment()
+        tierCounts.withLock { $0[tier, default: 0] += 1 }
+    }
+
+    /// Results served so far, by tier (for `/health`).
+    var resultsByTier: [String: Int] {
+        let counts = tierCounts.withLock { $0 }
+        return Dictionary(uniqueKeysWithValues: ResultTier.allCases.map { ($0.rawValue, counts[$0, default: 0]) })
     }
 
     func record(_ stage: Stage, _ duration: Duration) {

@@ -4,6 +4,7 @@ import Logging
 import NIOCore
 import Synchronization
 import WebImage
+import WebImageRedis
 
 /// Request target in, encoded result out: parse and check the URL, answer from the result cache,
 /// or fetch the source through the image manager, process and encode it in a worker slot.
@@ -20,6 +21,8 @@ final class ImagePipeline: Sendable {
     let logger: Logger
     /// Encoded results on disk, under the result key (with a cache directory only).
     let storedResults: DiskCache?
+    /// The shared tier on Redis (with `--shared-cache` only).
+    let shared: SharedTier?
     private let jobs = SharedJobs<ServedImage>()
 
     init(configuration: ServerConfiguration, logger: Logger, metrics: ServerMetrics) throws {
@@ -45,7 +48,15 @@ final class ImagePipeline: Sendable {
         let directory = configuration.noCache ? nil : configuration.cacheDirectory
         let cache = ImageCache(namespace: "webimage-serve-sources", directory: directory ?? FileManager.default.temporaryDirectory
             .appendingPathComponent("webimage-serve-\(ProcessInfo.processInfo.processIdentifier)"), config: cacheConfig)
-        manager = ImageManager(cache: cache, loader: downloader)
+        if let redis = configuration.sharedCache, !configuration.noCache {
+            let tier = SharedTier(configuration: redis, ttl: configuration.sharedCacheTTL,
+                                  leaseWait: configuration.sharedCacheLeaseWait, logger: logger)
+            shared = tier
+            manager = ImageManager(cache: tier.tiered(over: cache), loader: downloader)
+        } else {
+            shared = nil
+            manager = ImageManager(cache: cache, loader: downloader)
+        }
         results = configuration.noCache ? nil : ResultMemoryCache(costLimit: configuration.resultMemoryBytes)
         if let directory, !configuration.noCache {
             var diskConfig = DiskCacheConfig(directory: directory, namespace: "webimage-serve-results")
@@ -68,6 +79,7 @@ final class ImagePipeline: Sendable {
     /// Stops the downloader (after the server stopped serving).
     func shutdown() async {
         try? await downloader.shutdown()
+        shared?.client.close()
     }
 
     /// The result for `target` (the raw request target), its format negotiated with `accept`, and
@@ -78,6 +90,7 @@ final class ImagePipeline: Sendable {
         let offered = negotiatedFormat(accept: accept)
         let targetKey = "target " + (offered?.rawValue ?? "") + " " + target
         if let hit = results?.get(targetKey), hit.expires.map({ $0 <= 0 || $0 >= parser.now() }) ?? true {
+            metrics.resultServed(from: .memory)
             return (hit, true)
         }
         let (served, key, cached) = try await RequestDeadline.run(seconds: configuration.requestTimeout) {
@@ -100,19 +113,55 @@ final class ImagePipeline: Sendable {
         let negotiated = parsed.options.format == nil && offered != nil
         let format = parsed.options.format ?? (negotiated ? offered : nil)
         let key = parsed.canonicalKey + "|" + (format?.rawValue ?? "source")
-        if let hit = results?.get(key) { return (hit, key, true) }
+        if let hit = results?.get(key) {
+            metrics.resultServed(from: .memory)
+            return (hit, key, true)
+        }
 
         let served = try await jobs.value(for: key) {
             let served: ServedImage
             if let stored = self.storedResult(forKey: key, parsed, source: source, negotiated: negotiated) {
+                self.metrics.resultServed(from: .disk)
                 served = stored
+            } else if let shared = self.shared {
+                served = try await self.sharedResult(shared, parsed, source: source, format: format,
+                                                     negotiated: negotiated, key: key)
             } else {
+                self.metrics.resultServed(from: .made)
                 served = try await self.make(parsed, source: source, format: format, negotiated: negotiated, key: key)
             }
             self.results?.set(served, for: key)
             return served
         }
         return (served, key, false)
+    }
+
+    /// The result from the shared tier, or made here under its lease (or after waiting for another
+    /// instance in vain); a result from Redis is kept on the local disk too.
+    private func sharedResult(_ shared: SharedTier, _ parsed: ParsedImageURL, source: URL, format: ImageFormat?,
+                              negotiated: Bool, key: String) async throws -> ServedImage {
+        let made = Mutex<ServedImage?>(nil)
+        let (data, fromShared) = try await shared.result(forKey: key) {
+            let served = try await self.make(parsed, source: source, format: format, negotiated: negotiated, key: key)
+            made.withLock { $0 = served }
+            return Data(served.body.readableBytesView)
+        }
+        if let served = made.withLock({ $0 }) {
+            metrics.resultServed(from: .made)
+            return served
+        }
+        let storedFormat = ImageFormat.detect(data)
+        guard fromShared, storedFormat != .undefined else {
+            metrics.resultServed(from: .made)
+            return try await make(parsed, source: source, format: format, negotiated: negotiated, key: key)
+        }
+        metrics.resultServed(from: .shared)
+        do {
+            try storedResults?.setData(data, forKey: key)
+        } catch {
+            logger.warning("result not stored on disk", metadata: ["error": "\(error)"])
+        }
+        return served(data, format: storedFormat, parsed, source: source, negotiated: negotiated)
     }
 
     /// The result kept on disk under `key`, if any.
@@ -149,6 +198,17 @@ final class ImagePipeline: Sendable {
 
     private func make(_ parsed: ParsedImageURL, source: URL, format: ImageFormat?,
                       negotiated: Bool, key: String) async throws -> ServedImage {
+        // Another instance downloading the same new source is waited for before taking a worker.
+        guard let shared else {
+            return try await makeInSlot(parsed, source: source, format: format, negotiated: negotiated, key: key)
+        }
+        return try await shared.withSource(source) {
+            try await makeInSlot(parsed, source: source, format: format, negotiated: negotiated, key: key)
+        }
+    }
+
+    private func makeInSlot(_ parsed: ParsedImageURL, source: URL, format: ImageFormat?,
+                            negotiated: Bool, key: String) async throws -> ServedImage {
         let queued = ContinuousClock.now
         return try await limiter.run {
             let started = ContinuousClock.now
@@ -194,8 +254,15 @@ final class ImagePipeline: Sendable {
                                                     ?? configuration.maxSourceResolution,
                                                 maxFrames: configuration.maxAnimationFrames,
                                                 decoded: decoded)
-        context.queryCacheType = configuration.noCache ? ImageCacheType.none : .disk
-        context.storeCacheType = configuration.noCache ? ImageCacheType.none : .disk
+        // The source's own bytes are cached under its URL (the original key); the decode at the
+        // planned size is a derived image that is never stored, so that another result of the same
+        // source decodes the source again rather than a thumbnail made for a smaller result. The
+        // thumbnail size only marks the key as derived: the planned coder decides the size.
+        context.thumbnailPixelSize = PixelSize(width: 1, height: 1)
+        context.queryCacheType = ImageCacheType.none
+        context.storeCacheType = ImageCacheType.none
+        context.originalQueryCacheType = configuration.noCache ? ImageCacheType.none : .disk
+        context.originalStoreCacheType = configuration.noCache ? ImageCacheType.none : .disk
         var loadOptions: WebImageOptions = [.retryFailed]
         if configuration.noCache { loadOptions.insert(.fromLoaderOnly) }
         let result: ImageManagerResult

@@ -36,6 +36,8 @@ struct PlannedSourceCoder: ImageCoding {
                 "The source is \(info.pixelSize.width)×\(info.pixelSize.height), over the limit of \(maxPixels / 1_000_000) megapixels.")
         }
         var planned = limited(decodeOptions)
+        // The manager's thumbnail size only marks the request as derived; the plan sets the size.
+        planned.thumbnailPixelSize = nil
         let turned = SourceOrientation.turned(info.pixelSize, rotate: options.rotate)
         // A vector is drawn at the size the result needs, larger than its own size too.
         let vector = info.format == .svg

@@ -326,3 +326,25 @@ struct ServerMetricsTests {
         }
     }
 }
+
+/// The source cache keeps the source's own bytes: a larger result of a source first fetched for a
+/// smaller one is made from the source, not from the smaller decode.
+@Suite("Server: the source cache keeps sources")
+struct ServerSourceCacheTests {
+    @Test func aLargerResultAfterASmallerOneIsMadeFromTheSource() async throws {
+        let photo: [UInt8] = Array(try JPEGFixtures.encode(TestBitmaps.gradient(width: 320, height: 240)))
+        try await withTestOrigin { origin in
+            origin.setRoute("/s.jpg", .data(photo, contentType: "image/jpeg"))
+            let sandbox = DiskCacheSandbox()
+            defer { sandbox.remove() }
+            try await withImageServer(loopbackServerConfiguration { $0.cacheDirectory = sandbox.root }) { server in
+                let source = "http://127.0.0.1:\(origin.port)/s.jpg"
+                let small = try await server.get("/insecure/w:50/plain/\(source)@png")
+                #expect(try server.decode(small).pixelSize == PixelSize(width: 50, height: 38))
+                let large = try await server.get("/insecure/w:160/plain/\(source)@png")
+                #expect(try server.decode(large).pixelSize == PixelSize(width: 160, height: 120))
+                #expect(origin.requestCount("/s.jpg") == 1, "the second result read the cached source")
+            }
+        }
+    }
+}

@@ -1,0 +1,83 @@
+import Foundation
+
+/// A lease on one key's work, held in Redis by one instance (`SET … NX PX`).
+public struct RedisLease: Sendable {
+    let name: Data
+    let routingKey: Data
+    let token: Data
+}
+
+/// What ``RedisStore/valueOrLease(forKey:leaseMilliseconds:waitMilliseconds:)`` found.
+public enum RedisSingleFlight: Sendable {
+    /// The value is in Redis (stored before, or by the instance that held the lease meanwhile).
+    case found(RedisEnvelope)
+    /// This instance holds the lease: do the work, ``RedisStore/store(_:metadata:forKey:ttl:done:)``
+    /// the value, then ``RedisStore/release(_:)``.
+    case lead(RedisLease)
+    /// Do the work without a lease: Redis is unavailable, or the holder did not deliver in time.
+    case alone
+}
+
+/// Cross-instance single flight: before fetching or making something not cached anywhere, an
+/// instance takes a short lease; the others wait (bounded) for the value to appear instead of
+/// doing the same work, so a burst of one new key across N instances does the work about once.
+extension RedisStore {
+    /// The value for `key`, or the lease to make it, or the word to make it alone.
+    /// - Parameters:
+    ///   - leaseMilliseconds: how long the lease lives if its holder never releases it (a crash).
+    ///   - waitMilliseconds: how long to wait for another holder's value before working alone.
+    public func valueOrLease(forKey key: String, leaseMilliseconds: Int = 10_000,
+                             waitMilliseconds: Int = 5_000) async -> RedisSingleFlight {
+        if let envelope = await entry(forKey: key) { return .found(envelope) }
+        let lease = RedisLease(name: keys.lease(key), routingKey: keys.value(key), token: Self.makeToken())
+        let reply = await client.command([Data("SET".utf8), lease.name, lease.token, Data("NX".utf8),
+                                          Data("PX".utf8), Data(String(max(leaseMilliseconds, 1)).utf8)],
+                                         routingKey: lease.routingKey)
+        switch reply {
+        case .success(.status):
+            client.counters.count(.leaseTaken)
+            return .lead(lease)
+        case .success(.null):
+            client.counters.count(.leaseWaited)
+            if let envelope = await awaitValue(forKey: key, lease: lease, waitMilliseconds: waitMilliseconds) {
+                client.counters.count(.leaseWaitHit)
+                return .found(envelope)
+            }
+            return .alone
+        default:
+            return .alone
+        }
+    }
+
+    /// Gives `lease` up if this instance still holds it, after the writes already queued for its
+    /// key (so a waiter that sees the lease gone finds the value).
+    public func release(_ lease: RedisLease) {
+        let script = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end"
+        client.send([Data("EVAL".utf8), Data(script.utf8), Data("1".utf8), lease.name, lease.token],
+                    routingKey: lease.routingKey)
+    }
+
+    /// Polls for the value while the other holder's lease lives, at most `waitMilliseconds`.
+    private func awaitValue(forKey key: String, lease: RedisLease, waitMilliseconds: Int) async -> RedisEnvelope? {
+        let clock = ContinuousClock()
+        let deadline = clock.now + .milliseconds(waitMilliseconds)
+        var interval = Duration.milliseconds(2)
+        while clock.now < deadline {
+            do { try await clock.sleep(for: interval) } catch { return nil }
+            interval = min(interval * 2, .milliseconds(25))
+            if let envelope = await entry(forKey: key, counted: false) { return envelope }
+            guard case .success(.integer(let exists)) = await client.command([Data("EXISTS".utf8), lease.name],
+                                                                             routingKey: lease.routingKey) else {
+                return nil
+            }
+            // The holder released (or its lease expired) without a value: its work failed.
+            if exists == 0 { return await entry(forKey: key, counted: false) }
+        }
+        return nil
+    }
+
+    private static func makeToken() -> Data {
+        var generator = SystemRandomNumberGenerator()
+        return Data((0..<2).map { _ in String(generator.next(), radix: 16) }.joined(separator: "-").utf8)
+    }
+}
