@@ -30,6 +30,27 @@ struct PlayerModeTests {
         #expect(player.hasEnded)
     }
 
+    @Test func changingTheModeWhilePlayingKeepsTheFrameAndItsTime() async throws {
+        let clock = TestClock(.manual)
+        let image = try Image.lazyAnimation(durations: [0.125, 0.125, 0.25, 0.125], loopCount: 1)
+        let player = AnimatedImagePlayer(image: image, clock: clock)
+        let recorder = PlayerRecorder(player, clock: clock)
+        player.start()
+        await clock.wakeSleeps(1...2)
+        await recorder.waitForShown(3)
+        await clock.waitForSleeps(3)
+        clock.advance(by: seconds(0.125))
+        player.playbackMode = .reverse
+        // Half of frame 2 is left; then the reverse order goes on from it.
+        await clock.waitForSleeps(4)
+        #expect(clock.requestedSleeps[3] == seconds(0.125))
+        await clock.wakeSleeps(4...6)
+        await player.waitUntilEnded()
+        #expect(recorder.shownFrames == [0, 1, 2, 1, 0])
+        #expect(recorder.log.value.shown.map(\.at) == [0, 0.125, 0.25, 0.5, 0.625].map(seconds))
+        #expect(recorder.loops == [1])
+    }
+
     @Test func totalLoopCountOverridesTheImages() async throws {
         let clock = TestClock(.manual)
         let player = AnimatedImagePlayer(image: .heldAnimation(durations: [0.25, 0.25], loopCount: 0), clock: clock)
