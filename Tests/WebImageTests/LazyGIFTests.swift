@@ -80,6 +80,16 @@ struct LazyGIFTests {
         }
     }
 
+    @Test func theLargestLoopCountAndZeroDelaysAreKept() throws {
+        var frames = (0..<3).map { GIFFixtures.Frame.solid(UInt8($0 + 1), width: 4, height: 4) }
+        for index in frames.indices { frames[index].delay = 0 }
+        let gif = GIFFixtures.make(width: 4, height: 4, frames: frames, loopCount: 65535)
+        let lazy = try GIFCoder().decode(gif, options: .default)
+        #expect(lazy.loopCount == 65535)
+        #expect((0..<3).map(lazy.frameDuration(at:)) == [0.1, 0.1, 0.1])  // 0 plays as 0.1 s
+        #expect(abs(lazy.duration - 0.3) < 1e-9)
+    }
+
     @Test func firstFrameOnlyAndStillsHoldNoAnimation() throws {
         let gif = Self.mixedAnimation(count: 6)
         let first = try GIFCoder().decode(gif, options: DecodeOptions(firstFrameOnly: true))
