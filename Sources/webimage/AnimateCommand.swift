@@ -69,6 +69,7 @@ struct AnimateCommand: AsyncParsableCommand {
             report(error: error)
             throw ExitCode(1)
         }
+        let loadMs = (ContinuousClock.now - start).milliseconds
         let player = realtime
             ? AnimatedImagePlayer(image: image, clock: ContinuousClock())
             : AnimatedImagePlayer(image: image, clock: InstantClock())
@@ -82,12 +83,14 @@ struct AnimateCommand: AsyncParsableCommand {
         player.start()
         await player.waitUntilEnded()
         let ms = (ContinuousClock.now - start).milliseconds
-        print(reportLine(player: player, image: image, recorder: recorder, ms: ms))
+        print(reportLine(player: player, image: image, recorder: recorder, ms: ms, loadMs: loadMs))
         if recorder.error != nil { throw ExitCode(1) }
     }
 
-    /// The report of a run: JSON with --json, else one line of text.
-    private func reportLine(player: AnimatedImagePlayer, image: Image, recorder: AnimateRecorder, ms: Double) -> String {
+    /// The report of a run: JSON with --json, else one line of text. `ms` is the whole run,
+    /// `loadMs` its first part: reading the input, its header and the first frame.
+    private func reportLine(player: AnimatedImagePlayer, image: Image, recorder: AnimateRecorder, ms: Double,
+                            loadMs: Double) -> String {
         // A lazily decoded animation counts its poster and each frame decode; an image decoded up
         // front decoded every frame, and held them all.
         let decoded = image.animation.map { $0.decodeCount + 1 } ?? image.frameCount
@@ -101,12 +104,13 @@ struct AnimateCommand: AsyncParsableCommand {
             line.add("decoded", decoded)
             line.add("peakBufferBytes", peak)
             line.add("ms", ms)
+            line.add("loadMs", loadMs)
             if let error = recorder.error { line.addError(error) }
             return line.text
         }
         var text = "\(source): \(image.frameCount) frame(s), shown \(player.shownFrameCount), "
             + "dropped \(player.droppedFrameCount), loops \(player.currentLoopCount), decoded \(decoded), "
-            + "peak buffer \(peak) bytes, \(String(format: "%.1f", ms)) ms"
+            + "peak buffer \(peak) bytes, \(String(format: "%.1f", ms)) ms (\(String(format: "%.1f", loadMs)) loading)"
         if let error = recorder.error { text += "; stopped: \(error)" }
         return text
     }

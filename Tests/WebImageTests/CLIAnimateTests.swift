@@ -41,6 +41,7 @@ struct CLIAnimateTests {
         #expect((report["decoded"] as? Int ?? 0) >= 4)
         #expect(report["peakBufferBytes"] is Int)
         #expect(report["ms"] is Double)
+        #expect((report["loadMs"] as? Double ?? -1) >= 0 && (report["loadMs"] as? Double ?? .infinity) <= (report["ms"] as? Double ?? 0))
     }
 
     @Test func writesEachShownFrameAsPNGInTheModesOrder() async throws {
