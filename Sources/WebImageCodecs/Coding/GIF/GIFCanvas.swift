@@ -18,9 +18,13 @@ struct GIFRect: Equatable {
 /// (the transparent index, and indices past the end of the colour map).
 struct GIFPalette {
     private(set) var entries = [UInt32](repeating: 0, count: 256)
+    /// True when every index paints an opaque colour (a full 256-colour map, no transparent
+    /// index): rows are then copied without checking each pixel.
+    private(set) var isOpaque = false
 
     init(colorMap: UnsafePointer<ColorMapObject>?, transparentIndex: Int) {
         guard let map = colorMap?.pointee, let colors = map.Colors else { return }
+        isOpaque = Int(map.ColorCount) >= 256 && !(0..<256).contains(transparentIndex)
         for i in 0..<min(Int(map.ColorCount), 256) where i != transparentIndex {
             let c = colors[i]
             // Memory order R, G, B, A on a little-endian machine.
@@ -79,9 +83,15 @@ struct GIFCanvas {
         palette.entries.withUnsafeBufferPointer { colors in
             pixels.withUnsafeMutableBufferPointer { bytes in
                 bytes.withMemoryRebound(to: UInt32.self) { words in
-                    for (i, index) in indices.enumerated() {
-                        let color = colors[Int(index)]
-                        if color != 0 { words[start + i] = color }
+                    let row = UnsafeMutableBufferPointer(rebasing: words[start..<start + indices.count])
+                    if palette.isOpaque {
+                        for i in 0..<indices.count { row[i] = colors[Int(indices[i])] }
+                    } else {
+                        // A select, not a branch: transparent pixels keep what is under them.
+                        for i in 0..<indices.count {
+                            let color = colors[Int(indices[i])]
+                            row[i] = color == 0 ? row[i] : color
+                        }
                     }
                 }
             }
