@@ -1,5 +1,6 @@
 import Foundation
 import WebImage
+import WebImageServer
 
 /// Builds one line of JSON output with keys in the order they are added.
 struct JSONLine {
@@ -28,20 +29,6 @@ struct JSONLine {
 
     var text: String { "{" + parts.joined(separator: ",") + "}" }
 
-    static func quote(_ s: String) -> String {
-        var out = "\""
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case let c where c.value < 0x20:
-                out += String(format: "\\u%04x", c.value)
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
-    }
+    /// `s` as a JSON string literal (the server's log lines escape strings the same way).
+    static func quote(_ s: String) -> String { JSONLogHandler.quoted(s) }
 }

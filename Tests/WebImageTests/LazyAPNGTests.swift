@@ -40,15 +40,9 @@ struct LazyAPNGTests {
         #expect(lazy.format == .apng && lazy.frameCount == 40 && lazy.loopCount == 2)
         #expect(animation.decodeCount == 0)
         #expect((0..<40).map(lazy.frameDuration(at:)) == (0..<40).map(eager.frameDuration(at:)))
-        for index in 0..<40 {
-            #expect(try lazy.frame(at: index).bitmap == eager.frame(at: index).bitmap, "frame \(index)")
-        }
+        try LazyFrameChecks.expectSameFrames(lazy, eager, at: Array(0..<40))
         #expect(animation.decodeCount == 39)
-        var random = RetryStrategyTests.SeededGenerator(state: 9)
-        for _ in 0..<100 {
-            let index = Int.random(in: 0..<40, using: &random)
-            #expect(try lazy.frame(at: index).bitmap == eager.frame(at: index).bitmap, "frame \(index)")
-        }
+        try LazyFrameChecks.expectSameFrames(lazy, eager, at: LazyFrameChecks.randomFrames(40, reads: 100, seed: 9))
     }
 
     @Test func thumbnailsScaleEveryFrameAlike() throws {

@@ -47,9 +47,7 @@ struct LazyGIFTests {
         #expect(animation.decodeCount == 0)  // the header alone gave count, loops, durations
         #expect((0..<lazy.frameCount).map(lazy.frameDuration(at:)) == (0..<eager.frameCount).map(eager.frameDuration(at:)))
         #expect(lazy.frameDuration(at: 0) == 0.1 && lazy.frameDuration(at: 1) == 0.1 && lazy.frameDuration(at: 2) == 0.02)
-        for index in 0..<eager.frameCount {
-            #expect(try lazy.frame(at: index).bitmap == eager.frame(at: index).bitmap, "frame \(index)")
-        }
+        try LazyFrameChecks.expectSameFrames(lazy, eager, at: Array(0..<eager.frameCount))
         // One pass decodes each frame once: the canvas is carried forward.
         #expect(animation.decodeCount == eager.frameCount - 1)
     }
@@ -60,11 +58,7 @@ struct LazyGIFTests {
         let lazy = try GIFCoder().decode(gif, options: .default)
         let scan = try gif.withUnsafeBytes { try GIFAnimationScan($0, limits: .default) }
         #expect(scan.frames.filter(\.isKeyframe).count > 3)
-        var random = RetryStrategyTests.SeededGenerator(state: 5)
-        for _ in 0..<120 {
-            let index = Int.random(in: 0..<eager.frameCount, using: &random)
-            #expect(try lazy.frame(at: index).bitmap == eager.frame(at: index).bitmap, "frame \(index)")
-        }
+        try LazyFrameChecks.expectSameFrames(lazy, eager, at: LazyFrameChecks.randomFrames(eager.frameCount, reads: 120, seed: 5))
     }
 
     @Test func thumbnailsAndByteBudgetsScaleEveryFrameAlike() throws {

@@ -33,15 +33,9 @@ struct LazyWebPTests {
         #expect(lazy.frameCount == 24 && lazy.loopCount == eager.loopCount && lazy.format == .webp)
         #expect(animation.decodeCount == 0)
         #expect((0..<24).map(lazy.frameDuration(at:)) == (0..<24).map(eager.frameDuration(at:)))
-        for index in 0..<24 {
-            #expect(try lazy.frame(at: index).bitmap == eager.frame(at: index).bitmap, "frame \(index)")
-        }
+        try LazyFrameChecks.expectSameFrames(lazy, eager, at: Array(0..<24))
         #expect(animation.decodeCount == 23)
-        var random = RetryStrategyTests.SeededGenerator(state: 4)
-        for _ in 0..<40 {
-            let index = Int.random(in: 0..<24, using: &random)
-            #expect(try lazy.frame(at: index).bitmap == eager.frame(at: index).bitmap, "frame \(index)")
-        }
+        try LazyFrameChecks.expectSameFrames(lazy, eager, at: LazyFrameChecks.randomFrames(24, reads: 40, seed: 4))
     }
 
     @Test func thumbnailsScaleEveryFrameAlike() throws {

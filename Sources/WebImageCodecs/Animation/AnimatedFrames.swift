@@ -74,7 +74,7 @@ public final class AnimatedFrames: Sendable {
     public func preloadAllFrames(limits: DecodeLimits = .default) throws {
         try limits.checkAnimation(frameSize, frames: frameCount, format: .undefined)
         core.buffer.withLock { $0.preloaded = true; $0.updateLimit() }
-        for index in 1..<max(frameCount, 1) where !isFrameLoaded(at: index) { _ = try frame(at: index) }
+        for index in 1..<frameCount where !isFrameLoaded(at: index) { _ = try frame(at: index) }
     }
 
     /// Drops every held frame but the poster and returns to the bounded buffer (SDWebImage's

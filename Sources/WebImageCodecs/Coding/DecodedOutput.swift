@@ -12,10 +12,7 @@ enum DecodedOutput {
     /// The stored (not yet turned) size `frameCount` frames of `stored` pixels are resized to.
     static func storedTarget(_ stored: PixelSize, orientation: EXIFOrientation, options: DecodeOptions,
                              frameCount: Int) -> PixelSize {
-        let displayed = orientation.swapsDimensions
-            ? PixelSize(width: stored.height, height: stored.width) : stored
-        let target = options.targetSize(for: displayed, frameCount: frameCount)
-        return orientation.swapsDimensions ? PixelSize(width: target.height, height: target.width) : target
+        orientation.turning(options.targetSize(for: orientation.turning(stored), frameCount: frameCount))
     }
 
     /// One frame resized to `storedTarget` (from ``storedTarget(_:orientation:options:frameCount:)``)

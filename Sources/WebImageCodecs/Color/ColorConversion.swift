@@ -20,7 +20,7 @@ enum ColorSource: Hashable, Sendable {
 /// tables for showing the image on a display, which is what browsers do, where relative
 /// colourimetric would clip out-of-gamut colours flat.
 ///
-/// `@unchecked Sendable`: immutable after creation, and lcms2 allows `cmsDoTransform` on one
+/// `@unchecked Sendable`, no lock: immutable after creation, and lcms2 allows `cmsDoTransform` on one
 /// transform from several threads at once (each call works on its own copy of the transform's
 /// one-pixel cache).
 final class ColorConversion: @unchecked Sendable {

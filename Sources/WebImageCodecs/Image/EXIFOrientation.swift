@@ -5,6 +5,12 @@ public enum EXIFOrientation: Int, Sendable, CaseIterable {
     /// True for 5–8, where displaying swaps width and height.
     public var swapsDimensions: Bool { rawValue >= 5 }
 
+    /// `size` with its sides exchanged when this orientation turns the picture by a quarter:
+    /// maps a stored size to its displayed size and back.
+    func turning(_ size: PixelSize) -> PixelSize {
+        swapsDimensions ? PixelSize(width: size.height, height: size.width) : size
+    }
+
     /// Reads the orientation tag (0x0112) from a TIFF-structured EXIF block; `nil` if absent or bad.
     /// Accepts the block with or without the `Exif\0\0` prefix.
     public static func parse(exif bytes: UnsafeBufferPointer<UInt8>) -> EXIFOrientation? {

@@ -55,7 +55,7 @@ public struct JSONLogHandler: LogHandler {
     }
 
     /// `string` as a JSON string literal: quotes, backslashes and control characters escaped.
-    static func quoted(_ string: String) -> String {
+    public static func quoted(_ string: String) -> String {
         var out = "\""
         for scalar in string.unicodeScalars {
             switch scalar {

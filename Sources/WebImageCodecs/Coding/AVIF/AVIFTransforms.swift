@@ -37,8 +37,7 @@ struct AVIFTransforms {
 
     /// The size as shown: the crop, turned upright.
     var displayedSize: PixelSize {
-        let cropped = PixelSize(width: Int(crop.width), height: Int(crop.height))
-        return orientation.swapsDimensions ? PixelSize(width: cropped.height, height: cropped.width) : cropped
+        orientation.turning(PixelSize(width: Int(crop.width), height: Int(crop.height)))
     }
 }
 

@@ -10,8 +10,7 @@ final class GIFAnimationDecoder: AnimationFrameDecoding {
     private let limits: DecodeLimits
     private let frameSize: PixelSize
     private var canvas: GIFCanvas
-    /// The frame the canvas is ready to draw next; nil when the canvas must be rebuilt.
-    private var nextIndex: Int? = 0
+    private var cursor: KeyframeCursor
 
     init(data: Data, scan: GIFAnimationScan, limits: DecodeLimits, frameSize: PixelSize) {
         self.data = data
@@ -19,20 +18,16 @@ final class GIFAnimationDecoder: AnimationFrameDecoding {
         self.limits = limits
         self.frameSize = frameSize
         canvas = GIFCanvas(width: scan.canvasSize.width, height: scan.canvasSize.height)
+        cursor = KeyframeCursor(isKeyframe: scan.frames.map(\.isKeyframe))
     }
 
     func decodeFrame(at index: Int) throws -> Bitmap {
-        let keyframe = scan.frames[...index].lastIndex { $0.isKeyframe } ?? 0
-        var start = nextIndex ?? keyframe
-        if start > index || start < keyframe || nextIndex == nil {
-            canvas = GIFCanvas(width: scan.canvasSize.width, height: scan.canvasSize.height)
-            start = keyframe
-        }
-        nextIndex = nil  // until the frames below are all drawn
+        let plan = cursor.frames(toReach: index)
+        if plan.clearsCanvas { canvas = GIFCanvas(width: scan.canvasSize.width, height: scan.canvasSize.height) }
         try data.withUnsafeBytes { bytes in
             let reader = try GIFReader(bytes: bytes)
             let drawer = GIFFrameReader(limits: limits)
-            for frameIndex in start...index {
+            for frameIndex in plan.frames {
                 let frame = scan.frames[frameIndex]
                 reader.seek(to: frame.offset)
                 var type = UNDEFINED_RECORD_TYPE
@@ -43,7 +38,7 @@ final class GIFAnimationDecoder: AnimationFrameDecoding {
                 }
             }
         }
-        nextIndex = index + 1
+        cursor.reached(index)
         return Resampler.resize(canvas.bitmap, to: frameSize)
     }
 }

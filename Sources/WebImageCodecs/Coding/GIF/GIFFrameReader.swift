@@ -134,7 +134,7 @@ struct GIFFrameReader {
     }
 
     /// Skips the remaining LZW sub-blocks of the current image; false when the data ends first.
-    func skipImageData(_ file: UnsafeMutablePointer<GifFileType>) -> Bool {
+    private func skipImageData(_ file: UnsafeMutablePointer<GifFileType>) -> Bool {
         var block: UnsafeMutablePointer<GifByteType>?
         repeat {
             guard DGifGetCodeNext(file, &block) == GIF_OK else { return false }
@@ -144,7 +144,7 @@ struct GIFFrameReader {
 
     /// Reads one extension: graphics control (delay, disposal, transparency) and the
     /// NETSCAPE2.0 / ANIMEXTS1.0 loop count are kept; the rest is skipped.
-    func readExtension(_ file: UnsafeMutablePointer<GifFileType>,
+    private func readExtension(_ file: UnsafeMutablePointer<GifFileType>,
                                control: inout GraphicsControlBlock, loopCount: inout Int?) -> Bool {
         var code: Int32 = 0
         var block: UnsafeMutablePointer<GifByteType>?

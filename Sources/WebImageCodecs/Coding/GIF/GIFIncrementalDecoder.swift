@@ -23,7 +23,7 @@ final class GIFIncrementalDecoder: IncrementalImageDecoding {
     func currentImage() throws -> Image? {
         if finished { return try decoder.decode(data) }
         if let completeFirstFrame {
-            if !decoder.options.firstFrameOnly, let arrived = try? decoder.decodeLazily(data, isPartial: true) {
+            if let arrived = try? decoder.decodeLazily(data, isPartial: true) {
                 return arrived
             }
             return completeFirstFrame

@@ -10,10 +10,8 @@ final class APNGAnimationDecoder: AnimationFrameDecoding {
     private let color: ColorManagement.Plan
     private let orientation: EXIFOrientation
     private let storedTarget: PixelSize
-    private let keyframes: [Bool]
     private var composer: APNGComposer
-    /// The frame the canvas is ready to draw next; nil when the canvas must be rebuilt.
-    private var nextIndex: Int? = 0
+    private var cursor: KeyframeCursor
 
     init(data: Data, apng: APNGStructure, options: DecodeOptions, color: ColorManagement.Plan,
          orientation: EXIFOrientation) {
@@ -24,34 +22,29 @@ final class APNGAnimationDecoder: AnimationFrameDecoding {
         self.orientation = orientation
         storedTarget = DecodedOutput.storedTarget(apng.canvas, orientation: orientation, options: options,
                                                   frameCount: apng.frames.count)
-        keyframes = Self.keyframes(apng)
+        cursor = KeyframeCursor(isKeyframe: Self.keyframes(apng))
         composer = APNGComposer(canvas: apng.canvas)
     }
 
     /// The frame's size once resized and turned upright.
     var frameSize: PixelSize {
-        orientation.swapsDimensions ? PixelSize(width: storedTarget.height, height: storedTarget.width) : storedTarget
+        orientation.turning(storedTarget)
     }
 
     func decodeFrame(at index: Int) throws -> Bitmap {
-        let keyframe = keyframes[...index].lastIndex(of: true) ?? 0
-        var start = nextIndex ?? keyframe
-        if start > index || start < keyframe || nextIndex == nil {
-            composer = APNGComposer(canvas: apng.canvas)
-            start = keyframe
-        }
-        nextIndex = nil  // until the frames below are all drawn
+        let plan = cursor.frames(toReach: index)
+        if plan.clearsCanvas { composer = APNGComposer(canvas: apng.canvas) }
         var composed: Bitmap?
         try data.withUnsafeBytes { raw in
             let bytes = raw.bindMemory(to: UInt8.self)
-            for frameIndex in start...index {
+            for frameIndex in plan.frames {
                 let frame = apng.frames[frameIndex]
                 let pixels = try APNGDecoder.decodeFrame(frame, index: frameIndex, of: apng, in: bytes,
                                                          limits: limits, color: color)
                 composed = composer.draw(pixels, control: frame.control)
             }
         }
-        nextIndex = index + 1
+        cursor.reached(index)
         return DecodedOutput.finish(composed!, storedTarget: storedTarget, orientation: orientation)
     }
 

@@ -19,9 +19,9 @@ enum WebPAnimationDecoder {
         let count = options.firstFrameOnly ? 1 : container.frameCount
         let orientation = container.orientation
         let color = ColorManagement.plan(icc: container.iccProfile, source: .rgb, options: options)
-        let displayedTarget = options.targetSize(for: WebPContainer.oriented(canvas, orientation),
+        let displayedTarget = options.targetSize(for: orientation.turning(canvas),
                                                  frameCount: count)
-        let target = WebPContainer.oriented(displayedTarget, orientation)
+        let target = orientation.turning(displayedTarget)
         if options.decodesFramesLazily, container.frameCount > 1 {
             return try decodeLazily(data, container: container, canvas: canvas, storedTarget: target,
                                     color: color, options: options)
@@ -82,7 +82,7 @@ enum WebPAnimationDecoder {
                                                     orientation: container.orientation, color: color)
         let header = AnimationHeader(loopCount: container.loopCount,
                                      durations: container.frameMilliseconds.map(frameDuration(milliseconds:)),
-                                     frameSize: WebPContainer.oriented(storedTarget, container.orientation))
+                                     frameSize: container.orientation.turning(storedTarget))
         let poster = try decoder.decodeFrame(at: 0)
         let frames = AnimatedFrames(header: header, data: data, poster: poster, decoder: decoder)
         return Image(animation: frames, format: .webp, scale: options.scaleFactor, decodeOptions: options,

@@ -63,11 +63,3 @@ struct WebPContainer {
         return EXIFOrientation.parse(exif: UnsafeBufferPointer(start: base, count: chunk.size)) ?? .up
     }
 }
-
-extension WebPContainer {
-    /// `size` with its sides exchanged when `orientation` turns the picture by a quarter (5–8):
-    /// maps a stored size to its displayed size and back.
-    static func oriented(_ size: PixelSize, _ orientation: EXIFOrientation) -> PixelSize {
-        orientation.swapsDimensions ? PixelSize(width: size.height, height: size.width) : size
-    }
-}

@@ -14,8 +14,8 @@ enum WebPDecoder {
         let container = try? WebPContainer(bytes)
         let orientation = container?.orientation ?? .up
         let color = ColorManagement.plan(icc: container?.iccProfile, source: .rgb, options: options)
-        let displayedTarget = options.targetSize(for: WebPContainer.oriented(stored, orientation))
-        let target = WebPContainer.oriented(displayedTarget, orientation)
+        let displayedTarget = options.targetSize(for: orientation.turning(stored))
+        let target = orientation.turning(displayedTarget)
         try checkLimits(features, target: target, options: options)
         let bitmap = try decodePixels(bytes, size: stored, target: target, color: color)
         return Image(bitmap: bitmap.applying(orientation), format: .webp, scale: options.scaleFactor,
