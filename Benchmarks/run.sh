@@ -80,6 +80,39 @@ if [ "$pipeline" = 1 ]; then
     "$harness/run_all.sh" $quickflag --subject "$bin bench" || echo "(some pipeline steps failed; see above)"
 fi
 
+if [ "$pipeline" = 1 ]; then
+    echo
+    echo "== Steady state: warm-disk jpeg-medium through a memory cache of 1/4 of the set (bitmap pool on), beside the reused-buffer C limit"
+    port=8097 steady="$(mktemp -d)"
+    if url="$("$harness/origin.sh" start "$data" "$port" 2>/dev/null)"; then
+        quarter="$(python3 -c 'import sys, glob
+from PIL import Image
+print(sum(w * h * 4 for w, h in (Image.open(f).size for f in glob.glob(sys.argv[1] + "/*"))) // 4)' "$data/jpeg-medium")"
+        "$bin" bench --base "$url" --set jpeg-medium --mode cold --cache-dir "$steady/cache" >/dev/null
+        : >"$steady/lines"
+        for _ in $(seq "$repeat"); do
+            "$harness/limits/decode_limit.sh" "$data/jpeg-medium" --threads "$(nproc)" | grep '^{' >>"$steady/lines"
+            "$bin" bench --base "$url" --set jpeg-medium --mode warm-disk --cache-dir "$steady/cache" \
+                --memory-limit "$quarter" | grep '^{' >>"$steady/lines"
+        done
+        "$harness/origin.sh" stop "$port" >/dev/null 2>&1 || true
+        python3 - "$steady/lines" "$quarter" <<'PY'
+import json, statistics, sys
+lines = [json.loads(l) for l in open(sys.argv[1])]
+limit = [l["images_per_s"] for l in lines if "peer" not in l]
+ours = [l for l in lines if l.get("peer") == "webimage"]
+rate = statistics.median(l["images_per_s"] for l in ours)
+print("memory limit %d bytes; C limit (one reused buffer, all cores) %.1f img/s; webimage %.1f img/s = %.2fx; "
+      "pool hit ratio %.2f; peak RSS %.0f MB" % (int(sys.argv[2]), statistics.median(limit), rate,
+      rate / statistics.median(limit), statistics.median(l["pool_hit_ratio"] for l in ours),
+      max(l["peak_rss_mb"] for l in ours)))
+PY
+    else
+        echo "(origin did not start: skipped)"
+    fi
+    rm -rf "$steady"
+fi
+
 if [ "$micro" = 1 ]; then
     echo
     echo "== Memory hits (package-benchmark, p50 per hit)"

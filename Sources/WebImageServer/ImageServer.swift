@@ -183,12 +183,17 @@ public final class ImageServer: Sendable {
             "results_in_progress": pipeline.jobsInFlight,
             "results_by_tier": metrics.resultsByTier,
             "shared_cache": pipeline.shared?.health ?? ["enabled": false],
+            "bitmap_pool": Self.poolHealth(BitmapPool.shared.statistics),
         ]
         let body = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data()
         var headers = HTTPFields()
         headers[.contentType] = "application/json"
         headers[.cacheControl] = "no-cache"
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: body)))
+    }
+
+    private static func poolHealth(_ pool: BitmapPoolStatistics) -> [String: Any] {
+        ["hits": pool.hits, "misses": pool.misses, "hit_ratio": pool.hitRatio, "held_bytes": pool.heldBytes]
     }
 
     func errorResponse(_ error: ServerError) -> Response {

@@ -11,10 +11,10 @@ struct BenchPipeline: Sendable {
     let context: WebImageContext
     let concurrency: Int
 
-    init(downloader: ImageDownloader, cacheDirectory: URL, thumbnail: Int, concurrency: Int) {
+    init(downloader: ImageDownloader, cacheDirectory: URL, thumbnail: Int, concurrency: Int, memoryLimit: Int? = nil) {
         self.downloader = downloader
         var config = ImageCacheConfig()
-        config.maxMemoryCost = 4 << 30
+        config.maxMemoryCost = memoryLimit ?? 4 << 30
         config.disk.maxDiskSize = 4 << 30
         cache = ImageCache(namespace: "bench", directory: cacheDirectory, config: config)
         cache.memoryCache.maxEntryFraction = 1
@@ -35,11 +35,14 @@ struct BenchPipeline: Sendable {
     /// Runs `body` and returns its wall time and the process's CPU time (user + system, all
     /// threads) in seconds: CPU per image shows the pipeline's cost apart from waiting.
     func timed(_ body: () async throws -> Void) async throws -> BenchTiming {
+        let pool = BitmapPool.shared.statistics
         let start = ContinuousClock.now, cpuStart = Self.processCPUSeconds()
         try await body()
         let elapsed = ContinuousClock.now - start
+        let poolAfter = BitmapPool.shared.statistics
         return BenchTiming(seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18,
-                           cpuSeconds: Self.processCPUSeconds() - cpuStart)
+                           cpuSeconds: Self.processCPUSeconds() - cpuStart,
+                           poolHits: poolAfter.hits - pool.hits, poolMisses: poolAfter.misses - pool.misses)
     }
 
     static func processCPUSeconds() -> Double {
@@ -75,6 +78,14 @@ struct BenchPipeline: Sendable {
 struct BenchTiming: Sendable {
     let seconds: Double
     let cpuSeconds: Double
+    /// Bitmaps the timed part filled into recycled memory, and into fresh memory.
+    let poolHits: Int
+    let poolMisses: Int
+
+    /// poolHits / (poolHits + poolMisses); 0 when nothing was decoded.
+    var poolHitRatio: Double {
+        poolHits + poolMisses == 0 ? 0 : Double(poolHits) / Double(poolHits + poolMisses)
+    }
 }
 
 /// A bench run that cannot be counted (a failed load or a cache miss where a hit was required).

@@ -12,13 +12,16 @@ public struct Bitmap: Sendable, Hashable {
     public let width: Int
     /// Height in pixels (at least 1).
     public let height: Int
-    /// `width * height * 4` bytes: R, G, B, A for each pixel, row-major.
-    public let pixels: [UInt8]
+    /// The memory, shared by copies of this bitmap; returned to a ``BitmapPool`` when the last
+    /// copy goes away.
+    private let storage: PixelStorage
 
+    /// `width * height * 4` bytes: R, G, B, A for each pixel, row-major.
+    public var pixels: [UInt8] { storage.bytes }
     /// Bytes per row; always `width * 4`.
     @inlinable public var bytesPerRow: Int { width &* 4 }
     /// Size of ``pixels`` in bytes.
-    @inlinable public var byteCount: Int { pixels.count }
+    public var byteCount: Int { width &* height &* 4 }
     /// The pixel dimensions.
     @inlinable public var size: PixelSize { PixelSize(width: width, height: height) }
 
@@ -28,45 +31,84 @@ public struct Bitmap: Sendable, Hashable {
         precondition(pixels.count == width * height * 4, "Bitmap needs width*height*4 bytes")
         self.width = width
         self.height = height
-        self.pixels = pixels
+        self.storage = PixelStorage(bytes: pixels, pool: Self.pool(forByteCount: pixels.count))
     }
 
     /// A bitmap filled with one colour.
     public init(width: Int, height: Int, fill: RGBA = .clear) {
-        precondition(width > 0 && height > 0, "Bitmap dimensions must be positive")
-        var bytes = [UInt8](repeating: 0, count: width * height * 4)
-        if fill != .clear {
-            for i in stride(from: 0, to: bytes.count, by: 4) {
-                bytes[i] = fill.r; bytes[i + 1] = fill.g; bytes[i + 2] = fill.b; bytes[i + 3] = fill.a
+        self.init(width: width, height: height) { out in
+            if fill == .clear {
+                out.update(repeating: 0)
+            } else {
+                for i in stride(from: 0, to: out.count, by: 4) {
+                    out[i] = fill.r; out[i + 1] = fill.g; out[i + 2] = fill.b; out[i + 3] = fill.a
+                }
             }
         }
-        self.init(width: width, height: height, pixels: bytes)
     }
 
-    /// Builds a bitmap by letting `body` fill an uninitialised buffer of `width * height * 4` bytes.
-    /// `body` must write every byte; no zeroing is done first.
+    /// Builds a bitmap by letting `body` fill a buffer of `width * height * 4` bytes: memory from
+    /// the current ``BitmapPool`` when it has a buffer of that size, else fresh memory. `body`
+    /// must write every byte: the buffer holds whatever was there before.
     public init(width: Int, height: Int,
                 initializingWith body: (UnsafeMutableBufferPointer<UInt8>) throws -> Void) rethrows {
         precondition(width > 0 && height > 0, "Bitmap dimensions must be positive")
         let count = width * height * 4
-        let bytes = try [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
-            BitmapMemory.prepare(buffer)
-            try body(buffer)
-            initialized = count
+        let pool = Self.pool(forByteCount: count)
+        var bytes: [UInt8]
+        if let pool, var recycled = pool.take(byteCount: count) {
+            do {
+                try recycled.withUnsafeMutableBufferPointer { try body($0) }
+            } catch {
+                pool.offer(recycled)
+                throw error
+            }
+            bytes = recycled
+        } else {
+            bytes = try [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+                BitmapMemory.prepare(buffer)
+                try body(buffer)
+                initialized = count
+            }
         }
-        self.init(width: width, height: height, pixels: bytes)
+        self.width = width
+        self.height = height
+        self.storage = PixelStorage(bytes: bytes, pool: pool)
+    }
+
+    /// The pool a buffer of `byteCount` bytes comes from and returns to; nil for small buffers.
+    private static func pool(forByteCount byteCount: Int) -> BitmapPool? {
+        byteCount >= BitmapPool.minimumByteCount ? BitmapPool.current : nil
+    }
+
+    /// Calls `body` with the pixel bytes, without copying them or retaining an array.
+    public func withUnsafeBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+        try storage.bytes.withUnsafeBufferPointer(body)
+    }
+
+    /// Equal when both have the same size and the same bytes.
+    public static func == (lhs: Bitmap, rhs: Bitmap) -> Bool {
+        lhs.width == rhs.width && lhs.height == rhs.height
+            && (lhs.storage === rhs.storage || lhs.storage.bytes == rhs.storage.bytes)
+    }
+
+    /// Hashes the size and the bytes.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(width)
+        hasher.combine(height)
+        hasher.combine(storage.bytes)
     }
 
     /// The colour at (x, y); (0, 0) is the top-left pixel.
     public func pixel(x: Int, y: Int) -> RGBA {
         precondition(x >= 0 && x < width && y >= 0 && y < height, "pixel outside the bitmap")
         let i = (y * width + x) * 4
-        return RGBA(r: pixels[i], g: pixels[i + 1], b: pixels[i + 2], a: pixels[i + 3])
+        return withUnsafeBytes { p in RGBA(r: p[i], g: p[i + 1], b: p[i + 2], a: p[i + 3]) }
     }
 
     /// True when any pixel is not fully opaque.
     public var hasAlpha: Bool {
-        pixels.withUnsafeBufferPointer { p in
+        withUnsafeBytes { p in
             var i = 3
             while i < p.count {
                 if p[i] != 255 { return true }

@@ -1,5 +1,6 @@
 import Prometheus
 import Synchronization
+import WebImage
 
 /// The server's own metrics, in a Prometheus registry that `/metrics` prints: requests by status
 /// and the time spent in each stage. The CLI also makes the registry the swift-metrics backend,
@@ -29,6 +30,8 @@ final class ServerMetrics: Sendable {
     private let stages: [Stage: DurationHistogram]
     /// One counter per status seen, made once.
     private let requestCounters = Mutex<[Int: Counter]>([:])
+    /// The bitmap pool's counters, read when the metrics are printed.
+    private let poolGauges: (hits: Gauge, misses: Gauge, heldBytes: Gauge)
 
     static let buckets: [Duration] = [.milliseconds(1), .milliseconds(2), .milliseconds(5), .milliseconds(10),
                                       .milliseconds(25), .milliseconds(50), .milliseconds(100), .milliseconds(250),
@@ -53,6 +56,13 @@ final class ServerMetrics: Sendable {
                 labels: [("tier", tier.rawValue)])
         }
         self.tierCounters = tierCounters
+        func poolGauge(_ name: String, _ help: String) -> Gauge {
+            registry.makeGauge(descriptor: MetricNameDescriptor(namespace: "webimage", subsystem: "bitmap_pool",
+                                                                metricName: name, helpText: help))
+        }
+        poolGauges = (poolGauge("hits", "Bitmaps filled into recycled pixel memory."),
+                      poolGauge("misses", "Bitmaps that took fresh pixel memory."),
+                      poolGauge("held_bytes", "Pixel memory the pool holds for reuse."))
     }
 
     /// Counts a result served from `tier`.
@@ -86,5 +96,11 @@ final class ServerMetrics: Sendable {
     }
 
     /// The Prometheus text exposition of everything in the registry.
-    func text() -> String { registry.emitToString() }
+    func text() -> String {
+        let pool = BitmapPool.shared.statistics
+        poolGauges.hits.set(Double(pool.hits))
+        poolGauges.misses.set(Double(pool.misses))
+        poolGauges.heldBytes.set(Double(pool.heldBytes))
+        return registry.emitToString()
+    }
 }

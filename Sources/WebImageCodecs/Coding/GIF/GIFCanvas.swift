@@ -56,8 +56,13 @@ struct GIFCanvas {
         pixels = [UInt8](repeating: 0, count: width * height * 4)
     }
 
-    /// The canvas as it looks now.
-    var bitmap: Bitmap { Bitmap(width: width, height: height, pixels: pixels) }
+    /// The canvas as it looks now: a copy into memory from the bitmap pool, so the canvas stays
+    /// uniquely owned and drawing the next frame does not copy it into fresh memory.
+    var bitmap: Bitmap {
+        Bitmap(width: width, height: height) { out in
+            pixels.withUnsafeBufferPointer { _ = out.update(fromContentsOf: $0) }
+        }
+    }
 
     /// Disposes of the previous frame, then remembers how to dispose of the frame about to be
     /// drawn in `rect` (already clipped) with GIF disposal method `disposal`.

@@ -23,7 +23,11 @@ struct APNGComposer {
         framesDrawn += 1
         let saved = dispose == .previous ? region(control) : nil
         blend(frame, control)
-        let output = Bitmap(width: width, height: height, pixels: canvas)
+        // A copy into pooled memory: the canvas stays uniquely owned, so disposing of this frame
+        // below does not copy it into fresh memory.
+        let output = Bitmap(width: width, height: height) { out in
+            canvas.withUnsafeBufferPointer { _ = out.update(fromContentsOf: $0) }
+        }
         switch dispose {
         case .none: break
         case .background: clear(control)
