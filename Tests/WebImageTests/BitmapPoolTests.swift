@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import WebImageCodecs
 @testable import WebImageLoading
+@testable import WebImage
 
 /// The bitmap pool: pixel memory of bitmaps nobody holds is reused for the next bitmap of the same
 /// size, and memory a caller can still see is never handed out again. Each test binds a pool of
@@ -164,6 +165,23 @@ struct BitmapPoolTests {
                 #expect(frame.pixel(x: 5, y: 5).r == UInt8(30 * index))
             }
             #expect(pool.statistics.hits >= 4)
+        }
+    }
+
+    @Test func clearingTheMemoryCacheAlsoEmptiesThePool() {
+        let pool = BitmapPool(byteLimit: 16 << 20)
+        BitmapPool.$current.withValue(pool) {
+            let harness = ImageCacheHarness()
+            defer { harness.remove() }
+            harness.cache.memoryCache.maxEntryFraction = 1
+            harness.cache.memoryCache.costLimit = Self.side * Self.side * 4
+            for value in 0..<3 {
+                harness.cache.storeImageToMemory(Image(bitmap: Self.filled(UInt8(value))), forKey: "k\(value)")
+            }
+            #expect(pool.statistics.heldCount > 0)
+            harness.cache.clearMemory()
+            #expect(pool.statistics.heldCount == 0)
+            #expect(!harness.cache.memoryCache.contains(forKey: "k2"))
         }
     }
 }

@@ -54,9 +54,11 @@ extension ImageCache {
         }
     }
 
-    /// Empties the memory cache now.
+    /// Empties the memory cache now, then the pixel memory the bitmap pool keeps for reuse (what
+    /// a process short of memory wants from both).
     public func clearMemory() {
         memoryCache.removeAll()
+        BitmapPool.current.removeAll()
     }
 
     /// Deletes every disk entry on the I/O queue; memory is kept.
