@@ -17,13 +17,13 @@ SWIFTC=${SWIFTC:-swiftc}
 SWIFT=${SWIFT:-swift}
 OUT=Fuzz/build
 
-CODEC_TARGETS=(sniff jpeg png gif webp svg avif heif incremental icc)
+CODEC_TARGETS=(sniff jpeg png gif webp svg avif heif jxl incremental icc)
 ALL_TARGETS=("${CODEC_TARGETS[@]}" filename)
 targets=("$@")
 [ ${#targets[@]} -eq 0 ] && targets=("${ALL_TARGETS[@]}" seeds)
 
-C_MODULES=(-I Sources/CTurboJPEG -I Sources/CSPNG -I Sources/CWebP -I Sources/CGIF -I Sources/CRSVG -I Sources/CLCMS2 -I Sources/CAVIF -I Sources/CHEIF)
-C_LIBS=(-lturbojpeg -lspng -lwebp -lwebpdemux -lwebpmux -lgif -llcms2 -lavif -lheif)
+C_MODULES=(-I Sources/CTurboJPEG -I Sources/CSPNG -I Sources/CWebP -I Sources/CGIF -I Sources/CRSVG -I Sources/CLCMS2 -I Sources/CAVIF -I Sources/CHEIF -I Sources/CJXL)
+C_LIBS=(-lturbojpeg -lspng -lwebp -lwebpdemux -lwebpmux -lgif -llcms2 -lavif -lheif -ljxl)
 # Libraries whose headers live in their own folders (librsvg's need glib's and cairo's): their
 # pkg-config include paths go to clang, their libraries to the linker.
 for package in librsvg-2.0; do

@@ -20,6 +20,8 @@ struct SeedCorpus {
         for (name, bytes) in try avifSeeds() { seeds.append(("avif", name, bytes)) }
         for (name, bytes) in try fixtureSeeds(in: "avif") { seeds.append(("avif", name, bytes)) }
         for (name, bytes) in try fixtureSeeds(in: "heif") { seeds.append(("heif", name, bytes)) }
+        for (name, bytes) in try jxlSeeds() { seeds.append(("jxl", name, bytes)) }
+        for (name, bytes) in try fixtureSeeds(in: "jxl") { seeds.append(("jxl", name, bytes)) }
         for image in seeds {
             let name = image.target + "-" + image.name
             seeds.append(("sniff", name, image.bytes))
@@ -140,13 +142,23 @@ struct SeedCorpus {
         ]
     }
 
+    static func jxlSeeds() throws -> [(String, [UInt8])] {
+        let picture = Image(bitmap: SeedPictures.gradient(29, 21))
+        let withAlpha = Image(bitmap: SeedPictures.gradient(29, 21, alpha: true))
+        return [
+            ("library-lossy", try encode(picture, .jpegXL, EncodeOptions(compressionQuality: 0.5))),
+            ("library-alpha", try encode(withAlpha, .jpegXL, EncodeOptions(compressionQuality: 0.5))),
+            ("library-lossless", try encode(withAlpha, .jpegXL, EncodeOptions(lossless: true))),
+        ]
+    }
+
     /// The test fixtures Debian's tools made (Tests/Fixtures/<folder>, run from the repository
     /// root): avifenc's bit depths, grid, sequence and orientations; heif-enc's HEIC files and
-    /// the damaged copies.
+    /// the damaged copies; cjxl's stills, container and animation.
     static func fixtureSeeds(in folder: String) throws -> [(String, [UInt8])] {
         let directory = URL(fileURLWithPath: "Tests/Fixtures").appendingPathComponent(folder)
         let names = try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
-        return try names.filter { ["avif", "heic", "heif"].contains(URL(fileURLWithPath: $0).pathExtension) }.map { name in
+        return try names.filter { ["avif", "heic", "heif", "jxl"].contains(URL(fileURLWithPath: $0).pathExtension) }.map { name in
             ("tools-" + name, [UInt8](try Data(contentsOf: directory.appendingPathComponent(name))))
         }
     }

@@ -23,10 +23,13 @@ public func fuzzSniff(_ bytes: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     case .webp: require(startsWith(Array("RIFF".utf8)) && startsWith(Array("WEBPVP8".utf8), at: 8), "WebP without RIFF/WEBPVP8")
     case .pdf: require(startsWith(Array("%PDF-".utf8)), "PDF without %PDF-")
     case .heic, .heif, .avif: require(startsWith(Array("ftyp".utf8), at: 4), "\(format) without ftyp")
+    case .jpegXL:
+        require(startsWith([0xFF, 0x0A]) || startsWith([0, 0, 0, 0x0C, 0x4A, 0x58, 0x4C, 0x20, 0x0D, 0x0A, 0x87, 0x0A]),
+                "JPEG XL without its codestream or container signature")
     default: break
     }
 
-    let decodable: Set<ImageFormat> = [.jpeg, .png, .apng, .gif, .webp, .avif, .heic, .heif]
+    let decodable: Set<ImageFormat> = [.jpeg, .png, .apng, .gif, .webp, .avif, .heic, .heif, .jpegXL, .svg]
     require(CodersManager.shared.canDecode(data) == decodable.contains(format),
             "canDecode disagrees with detect (\(format))")
 

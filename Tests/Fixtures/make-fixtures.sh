@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# Rebuilds the AVIF and HEIF test fixtures in Tests/Fixtures/avif and Tests/Fixtures/heif with
+# Rebuilds the AVIF, HEIF and JPEG XL test fixtures in Tests/Fixtures/avif, heif and jxl with
 # Debian 12's reference tools: avifenc/avifdec (libavif-bin 0.11.1), heif-enc/heif-convert
-# (libheif-examples 1.15.1, whose HEVC encoder is x265), gcc against libheif-dev for what
-# heif-enc cannot write, and python3. The tests read the committed files; they never run this.
+# (libheif-examples 1.15.1, whose HEVC encoder is x265), cjxl/djxl (libjxl-tools 0.7.0), gcc
+# against libheif-dev for what heif-enc cannot write, and python3. The tests read the committed files; they never run this.
 # AV1 and HEVC encoders may change their output between versions, so a rebuild may differ in
 # bytes; the reference PNGs are rebuilt with it.
 set -euo pipefail
@@ -15,6 +15,7 @@ python3 "$here/tools/mkpng.py" 64 48
 python3 "$here/tools/mkpng.py" 128 96
 python3 "$here/tools/mkpng.py" 128 128
 python3 "$here/tools/mkpng.py" 63 47
+python3 "$here/tools/mkapng.py" 64 48
 
 mkdir -p avif/reference heif/reference
 # AVIF: 8-bit 4:2:0, 10-bit 4:2:0, 12-bit 4:4:4, alpha, rotations and mirrors, a 2x2 grid and a
@@ -57,6 +58,20 @@ for f in still alpha still-10bit thumbnail odd-grid orientation-6 orientation-7 
 done
 heif-convert heif/mif1-only.heif heif/reference/mif1-only.png
 
-rm -rf "$here/avif" "$here/heif"
-cp -r avif heif "$here/"
-echo "fixtures written to $here/avif and $here/heif"
+# JPEG XL: lossy (XYB) and lossless, alpha, 16-bit, the container, a four-frame animation (from
+# an APNG). djxl is the reference, at the source's bit depth (djxl 0.7's --bits_per_sample=8
+# writes 8-bit samples into a 16-bit PNG for a 16-bit source); the animation comes out as an APNG.
+mkdir -p jxl/reference
+cjxl -d 1 rgb-64x48.png jxl/still-lossy.jxl
+cjxl -d 0 rgb-64x48.png jxl/still-lossless.jxl
+cjxl -d 1 rgba-64x48.png jxl/alpha.jxl
+cjxl -d 0 rgb16-64x48.png jxl/still-16bit.jxl
+cjxl -d 1 --container=1 rgba-64x48.png jxl/container.jxl
+cjxl -d 0 anim-64x48.apng jxl/animation.jxl
+for f in still-lossy still-lossless alpha still-16bit container animation; do
+  djxl "jxl/$f.jxl" "jxl/reference/$f.png"
+done
+
+rm -rf "$here/avif" "$here/heif" "$here/jxl"
+cp -r avif heif jxl "$here/"
+echo "fixtures written to $here/avif, $here/heif and $here/jxl"

@@ -67,6 +67,17 @@ struct FormatDetectionTests {
         #expect(ImageFormat.detect(data) == .undefined)
     }
 
+    @Test("JPEG XL needs its whole codestream or container signature")
+    func jpegXLNearMisses() {
+        let container: [UInt8] = [0, 0, 0, 0x0C, 0x4A, 0x58, 0x4C, 0x20, 0x0D, 0x0A, 0x87, 0x0A]
+        #expect(ImageFormat.detect(Data([0xFF, 0x0A])) == .jpegXL)
+        #expect(ImageFormat.detect(Data(container)) == .jpegXL)
+        #expect(ImageFormat.detect(Data([0xFF, 0x0B, 0x00])) == .undefined)
+        #expect(ImageFormat.detect(Data(container.dropLast())) == .undefined)
+        #expect(ImageFormat.detect(Data(container.dropLast() + [0x0B])) == .undefined)
+        #expect(ImageFormat.detect(Data([0, 0, 0, 0x0C] + Array("JXL ftyp".utf8))) == .undefined)
+    }
+
     @Test("ISO media files with other brands, or cut before their brands, are not images")
     func otherISOMediaBrands() {
         #expect(ImageFormat.detect(Self.ftyp("isom", ["isom", "mp41"])) == .undefined)

@@ -1,7 +1,7 @@
 /// The container formats the library recognises from bytes, with their MIME types and extensions.
 ///
 /// Recognising a format does not mean it can be decoded: ``CodersManager`` decides that
-/// (JPEG, PNG, APNG, GIF, WebP, HEIC, HEIF and AVIF decode out of the box).
+/// (JPEG, PNG, APNG, GIF, WebP, HEIC, HEIF, AVIF and JPEG XL decode out of the box).
 public enum ImageFormat: String, Sendable, CaseIterable, Codable {
     case jpeg, png, apng, gif, webp, tiff, bmp, ico, heic, heif, avif, jpegXL = "jxl", pdf, svg
     /// Unknown or not an image.
