@@ -4,7 +4,10 @@
 // encoding read (sRGB: nothing more; else the output asked for in sRGB, as the Swift decoder does
 // for XYB files), and the first frame written as RGBA8 into a new buffer, which is then freed.
 //
-//   jxl_limit DIR [REPS]   prints one JSON line shaped like `webimage decode-bench`'s
+//   jxl_limit DIR [REPS]        prints one JSON line shaped like `webimage decode-bench`'s
+//   jxl_limit anim FILE [RUNS]  plays an animation once: every frame decoded in order (coalesced)
+//                               into a new buffer, as a player holds it; prints {"frames":N,"ms":T},
+//                               the best of RUNS (beside `webimage animate FILE --json`)
 //
 // Build: cc -O2 -o jxl_limit Benchmarks/codecs/jxl_limit.c -ljxl
 #include <jxl/decode.h>
@@ -80,8 +83,55 @@ static size_t decode(const unsigned char *bytes, size_t size) {
     return result;
 }
 
+// Decodes every frame of `bytes` in order; returns the frame count, 0 on failure.
+static int play(const unsigned char *bytes, size_t size) {
+    JxlDecoder *dec = JxlDecoderCreate(NULL);
+    JxlDecoderSubscribeEvents(dec, JXL_DEC_BASIC_INFO | JXL_DEC_COLOR_ENCODING | JXL_DEC_FULL_IMAGE);
+    JxlDecoderSetUnpremultiplyAlpha(dec, JXL_TRUE);
+    JxlDecoderSetInput(dec, bytes, size);
+    JxlDecoderCloseInput(dec);
+    JxlPixelFormat format = {4, JXL_TYPE_UINT8, JXL_NATIVE_ENDIAN, 0};
+    unsigned char *pixels = NULL;
+    int frames = 0;
+    for (;;) {
+        JxlDecoderStatus status = JxlDecoderProcessInput(dec);
+        if (status == JXL_DEC_NEED_IMAGE_OUT_BUFFER) {
+            size_t needed = 0;
+            JxlDecoderImageOutBufferSize(dec, &format, &needed);
+            free(pixels);
+            pixels = malloc(needed);
+            JxlDecoderSetImageOutBuffer(dec, &format, pixels, needed);
+        } else if (status == JXL_DEC_FULL_IMAGE) {
+            frames++;
+        } else if (status == JXL_DEC_SUCCESS) {
+            break;
+        } else if (status != JXL_DEC_BASIC_INFO && status != JXL_DEC_COLOR_ENCODING) {
+            frames = 0;
+            break;
+        }
+    }
+    free(pixels);
+    JxlDecoderDestroy(dec);
+    return frames;
+}
+
 int main(int argc, char **argv) {
-    if (argc < 2) { fprintf(stderr, "usage: jxl_limit DIR [REPS]\n"); return 2; }
+    if (argc < 2) { fprintf(stderr, "usage: jxl_limit DIR [REPS] | jxl_limit anim FILE [RUNS]\n"); return 2; }
+    if (strcmp(argv[1], "anim") == 0 && argc > 2) {
+        size_t size;
+        unsigned char *bytes = read_file(argv[2], &size);
+        int runs = argc > 3 ? atoi(argv[3]) : 3, frames = 0;
+        double best = 1e30;
+        for (int r = 0; r < runs; r++) {
+            double start = now_s();
+            frames = play(bytes, size);
+            double ms = (now_s() - start) * 1000;
+            if (!frames) { fprintf(stderr, "cannot decode %s\n", argv[2]); return 1; }
+            if (ms < best) best = ms;
+        }
+        printf("{\"frames\":%d,\"ms\":%.2f}\n", frames, best);
+        return 0;
+    }
     const char *dir = argv[1];
     DIR *d = opendir(dir);
     if (!d) { perror(dir); return 1; }

@@ -65,3 +65,31 @@ struct JXLDecodingTests {
         #expect(CodersManager.shared.canEncode(to: .jpegXL))
     }
 }
+
+/// Thumbnails of still JPEG XL images: decoded at full size (libjxl has no reduced-size decode),
+/// then resampled to the box or the byte budget.
+@Suite("JPEG XL thumbnails")
+struct JXLThumbnailTests {
+    let coder = JXLCoder()
+
+    @Test func thumbnailIsTheResampledFullDecode() throws {
+        let data = try CodecFixtures.data("jxl/alpha.jxl")
+        let full = try coder.decode(data, options: .default)
+        let box = DecodeOptions(thumbnailPixelSize: PixelSize(width: 32, height: 32))
+        let thumbnail = try coder.decode(data, options: box)
+        #expect(thumbnail.pixelSize == PixelSize(width: 32, height: 24))
+        #expect(thumbnail.isThumbnail)
+        #expect(thumbnail.bitmap == Resampler.resize(full.bitmap, to: thumbnail.pixelSize))
+        let stretched = try coder.decode(data, options: DecodeOptions(thumbnailPixelSize: PixelSize(width: 16, height: 16),
+                                                                      preserveAspectRatio: false))
+        #expect(stretched.pixelSize == PixelSize(width: 16, height: 16))
+    }
+
+    @Test func byteBudgetAndNoUpscale() throws {
+        let data = try CodecFixtures.data("jxl/still-lossless.jxl")
+        let budget = try coder.decode(data, options: DecodeOptions(scaleDownLimitBytes: 32 * 24 * 4))
+        #expect(budget.pixelSize == PixelSize(width: 32, height: 24))
+        let larger = try coder.decode(data, options: DecodeOptions(thumbnailPixelSize: PixelSize(width: 500, height: 500)))
+        #expect(larger.pixelSize == PixelSize(width: 64, height: 48))
+    }
+}

@@ -10,7 +10,7 @@ public struct ImageInfo: Sendable, Hashable {
     /// The size as shown: for a JPEG with an EXIF orientation of 5–8, width and height swapped.
     public var pixelSize: PixelSize
     /// How many frames the header declares, where the coder reads it without decoding (AVIF
-    /// sequences); `nil` when the coder does not tell.
+    /// sequences, JPEG XL from its frame headers); `nil` when the coder does not tell.
     public var frameCount: Int?
 
     /// An info with every field given.
