@@ -4,11 +4,12 @@ import WebImage
 
 /// The formats `get --format` can write.
 enum OutputFormat: String, CaseIterable, ExpressibleByArgument {
-    case png, jpeg, webp, gif, avif
+    case png, jpeg, webp, gif, avif, tiff
 
     init?(argument: String) {
         switch argument.lowercased() {
         case "jpg": self = .jpeg
+        case "tif": self = .tiff
         default: self.init(rawValue: argument.lowercased())
         }
     }
@@ -20,6 +21,7 @@ enum OutputFormat: String, CaseIterable, ExpressibleByArgument {
         case .webp: .webp
         case .gif: .gif
         case .avif: .avif
+        case .tiff: .tiff
         }
     }
 }
@@ -47,8 +49,8 @@ enum ImageOutput {
         guard !ext.isEmpty else { return }
         let byName = ImageFormat(fileExtension: ext)
         if byName != .undefined, CodersManager.shared.canEncode(to: byName) { return }
-        throw ValidationError("Cannot write '.\(ext)' files: name the -o file .png, .jpg, .jpeg, .webp, .gif or .avif, "
-                              + "or choose the format with --format png|jpeg|webp|gif|avif.")
+        throw ValidationError("Cannot write '.\(ext)' files: name the -o file .png, .jpg, .jpeg, .webp, .gif, .avif or .tiff, "
+                              + "or choose the format with --format png|jpeg|webp|gif|avif|tiff.")
     }
 
     /// Writes `image` to `path` as `format`. The downloaded bytes are written as they are when
