@@ -42,6 +42,9 @@ let package = Package(
         // JPEG XL: libjxl alone; its thread runner (libjxl_threads) is not linked, since every
         // decode and encode runs on one thread (a server runs many at once).
         .systemLibrary(name: "CJXL", pkgConfig: "libjxl", providers: [.apt(["libjxl-dev"])]),
+        .systemLibrary(name: "CTIFF", pkgConfig: "libtiff-4", providers: [.apt(["libtiff-dev"])]),
+        // BMP and ICO bitmaps, through gdk-pixbuf's loaders for exactly those formats.
+        .systemLibrary(name: "CGdkPixbuf", pkgConfig: "gdk-pixbuf-2.0", providers: [.apt(["libgdk-pixbuf-2.0-dev"])]),
         .systemLibrary(name: "CXattr"),
         // Redis's own C client, for the shared cache tier (Debian 12: hiredis 0.14, no hiredis_ssl).
         .systemLibrary(name: "CHiredis", pkgConfig: "hiredis", providers: [.apt(["libhiredis-dev"])]),
@@ -51,7 +54,7 @@ let package = Package(
         // thumbnail and transform; names nothing of the layers above.
         .target(
             name: "WebImageCodecs",
-            dependencies: ["CTurboJPEG", "CSPNG", "CWebP", "CGIF", "CRSVG", "CLCMS2", "CAVIF", "CHEIF", "CJXL"]
+            dependencies: ["CTurboJPEG", "CSPNG", "CWebP", "CGIF", "CRSVG", "CLCMS2", "CAVIF", "CHEIF", "CJXL", "CTIFF", "CGdkPixbuf"]
         ),
         // The load layer: the request vocabulary (options, context, validators, the stage
         // protocols), the caches and the loaders.
@@ -134,7 +137,7 @@ let package = Package(
         .testTarget(
             name: "WebImageTests",
             dependencies: [
-                "WebImage", "WebImageCodecs", "WebImageLoading", "CTurboJPEG", "CSPNG", "CWebP", "CGIF", "CLCMS2", "CJXL",
+                "WebImage", "WebImageCodecs", "WebImageLoading", "CTurboJPEG", "CSPNG", "CWebP", "CGIF", "CLCMS2", "CJXL", "CTIFF",
                 "DiskCacheWorkerProtocol", "WebImageServer", "WebImageRedis",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

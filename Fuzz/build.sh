@@ -22,11 +22,11 @@ ALL_TARGETS=("${CODEC_TARGETS[@]}" filename)
 targets=("$@")
 [ ${#targets[@]} -eq 0 ] && targets=("${ALL_TARGETS[@]}" seeds)
 
-C_MODULES=(-I Sources/CTurboJPEG -I Sources/CSPNG -I Sources/CWebP -I Sources/CGIF -I Sources/CRSVG -I Sources/CLCMS2 -I Sources/CAVIF -I Sources/CHEIF -I Sources/CJXL)
-C_LIBS=(-lturbojpeg -lspng -lwebp -lwebpdemux -lwebpmux -lgif -llcms2 -lavif -lheif -ljxl)
-# Libraries whose headers live in their own folders (librsvg's need glib's and cairo's): their
+C_MODULES=(-I Sources/CTurboJPEG -I Sources/CSPNG -I Sources/CWebP -I Sources/CGIF -I Sources/CRSVG -I Sources/CLCMS2 -I Sources/CAVIF -I Sources/CHEIF -I Sources/CJXL -I Sources/CTIFF -I Sources/CGdkPixbuf)
+C_LIBS=(-lturbojpeg -lspng -lwebp -lwebpdemux -lwebpmux -lgif -llcms2 -lavif -lheif -ljxl -ltiff)
+# Libraries whose headers live in their own folders (librsvg's and gdk-pixbuf's need glib's, librsvg's cairo's): their
 # pkg-config include paths go to clang, their libraries to the linker.
-for package in librsvg-2.0; do
+for package in librsvg-2.0 gdk-pixbuf-2.0; do
   for flag in $(pkg-config --cflags-only-I "$package"); do C_MODULES+=(-Xcc "$flag"); done
   read -r -a libs <<< "$(pkg-config --libs "$package")"
   C_LIBS+=("${libs[@]}")

@@ -9,7 +9,7 @@ import WebImage
 struct DecodeBenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "decode-bench",
-        abstract: "Decode every .jpg/.jpeg/.png/.gif/.webp/.avif/.heic/.heif/.jxl in DIR (read into memory first) K times and print one JSON line."
+        abstract: "Decode every .jpg/.jpeg/.png/.gif/.webp/.avif/.heic/.heif/.jxl/.tif/.tiff/.bmp/.ico/.cur in DIR (read into memory first) K times and print one JSON line."
     )
 
     @Argument(help: "Directory of images.")
@@ -35,7 +35,7 @@ struct DecodeBenchCommand: ParsableCommand {
 
     func run() throws {
         let names = try FileManager.default.contentsOfDirectory(atPath: directory)
-            .filter { ["jpg", "jpeg", "png", "gif", "webp", "avif", "heic", "heif", "jxl"].contains(($0 as NSString).pathExtension.lowercased()) }
+            .filter { ["jpg", "jpeg", "png", "gif", "webp", "avif", "heic", "heif", "jxl", "tif", "tiff", "bmp", "ico", "cur"].contains(($0 as NSString).pathExtension.lowercased()) }
             .sorted()
         guard !names.isEmpty else { throw ValidationError("No images in \(directory).") }
         let files = try names.map { try Data(contentsOf: URL(fileURLWithPath: directory).appendingPathComponent($0)) }

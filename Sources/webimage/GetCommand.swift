@@ -29,7 +29,7 @@ struct GetCommand: AsyncParsableCommand {
     @Option(name: .customLong("max-concurrent"), help: "At most this many downloads at once (default 6).")
     var maxConcurrent: Int?
 
-    @Option(help: "The format of written files: png, jpeg, webp, gif, avif or jxl (default: the file name's, else the source's).")
+    @Option(help: "The format of written files: png, jpeg, webp, gif, avif, jxl or tiff (default: the file name's, else the source's).")
     var format: OutputFormat?
 
     @Flag(help: "Print one JSON object per URL, one per line, in input order.")

@@ -4,12 +4,13 @@ import WebImage
 
 /// The formats `get --format` can write.
 enum OutputFormat: String, CaseIterable, ExpressibleByArgument {
-    case png, jpeg, webp, gif, avif, jxl
+    case png, jpeg, webp, gif, avif, jxl, tiff
 
     init?(argument: String) {
         switch argument.lowercased() {
         case "jpg": self = .jpeg
         case "jpegxl", "jpeg-xl": self = .jxl
+        case "tif": self = .tiff
         default: self.init(rawValue: argument.lowercased())
         }
     }
@@ -22,6 +23,7 @@ enum OutputFormat: String, CaseIterable, ExpressibleByArgument {
         case .gif: .gif
         case .avif: .avif
         case .jxl: .jpegXL
+        case .tiff: .tiff
         }
     }
 }
@@ -49,8 +51,8 @@ enum ImageOutput {
         guard !ext.isEmpty else { return }
         let byName = ImageFormat(fileExtension: ext)
         if byName != .undefined, CodersManager.shared.canEncode(to: byName) { return }
-        throw ValidationError("Cannot write '.\(ext)' files: name the -o file .png, .jpg, .jpeg, .webp, .gif, .avif or .jxl, "
-                              + "or choose the format with --format png|jpeg|webp|gif|avif|jxl.")
+        throw ValidationError("Cannot write '.\(ext)' files: name the -o file .png, .jpg, .jpeg, .webp, .gif, .avif, .jxl or .tiff, "
+                              + "or choose the format with --format png|jpeg|webp|gif|avif|jxl|tiff.")
     }
 
     /// Writes `image` to `path` as `format`. The downloaded bytes are written as they are when

@@ -179,7 +179,7 @@ struct CLILoadFlagTests {
             let bmp = dir.appendingPathComponent("out.bmp").path
             let refused = try await CLIProcess.run(["get", url, "--cache-dir", cache, "-o", bmp])
             #expect(refused.status == 2)
-            #expect(refused.stderr.contains(".png, .jpg, .jpeg, .webp, .gif, .avif or .jxl"), "\(refused.stderr)")
+            #expect(refused.stderr.contains(".png, .jpg, .jpeg, .webp, .gif, .avif, .jxl or .tiff"), "\(refused.stderr)")
             #expect(!FileManager.default.fileExists(atPath: bmp))
 
             let forced = try await CLIProcess.run(["get", url, "--cache-dir", cache, "-o", bmp, "--format", "webp"])

@@ -56,8 +56,8 @@ struct CodersManagerTests {
         let manager = CodersManager()
         #expect { try manager.decode(Data(), options: .default) } throws: { ($0 as? WebImageError)?.code == .badImageData }
         #expect { try manager.decode(Data("hello".utf8), options: .default) } throws: { ($0 as? WebImageError)?.code == .badImageData }
-        let tiff = Data([0x49, 0x49, 0x2A, 0x00] + [UInt8](repeating: 0, count: 28))
-        #expect { try manager.decode(tiff, options: .default) } throws: { ($0 as? WebImageError)?.code == .unsupportedFormat }
+        let pdf = Data("%PDF-1.7\n".utf8)
+        #expect { try manager.decode(pdf, options: .default) } throws: { ($0 as? WebImageError)?.code == .unsupportedFormat }
     }
 
     @Test func defaultEncodingFormat() {

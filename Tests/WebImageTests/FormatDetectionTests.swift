@@ -27,10 +27,14 @@ struct FormatDetectionTests {
         (Data("GIF87a".utf8) + Data(count: 20), .gif),
         (Data("RIFF\0\0\0\0WEBPVP8 ".utf8) + Data(count: 10), .webp),
         (Data("RIFF\0\0\0\0WEBPVP8L".utf8) + Data(count: 10), .webp),
-        (bytes([0x49, 0x49, 0x2A, 0x00]), .tiff),
-        (bytes([0x4D, 0x4D, 0x00, 0x2A]), .tiff),
-        (bytes([0x42, 0x4D] + [UInt8](repeating: 0, count: 12) + [40, 0, 0, 0]), .bmp),
-        (bytes([0, 0, 1, 0, 1, 0, 16, 16, 0, 0, 1, 0, 32, 0]), .ico),
+        (bytes([0x49, 0x49, 0x2A, 0x00, 8, 0, 0, 0]), .tiff),
+        (bytes([0x4D, 0x4D, 0x00, 0x2A, 0, 0, 0, 8]), .tiff),
+        (bytes([0x49, 0x49, 0x2B, 0x00, 8, 0, 0, 0, 16, 0, 0, 0, 0, 0, 0, 0]), .tiff),
+        (bytes([0x4D, 0x4D, 0x00, 0x2B, 0, 8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 16]), .tiff),
+        (bytes([0x42, 0x4D] + [UInt8](repeating: 0, count: 12) + [40, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 24, 0]), .bmp),
+        (bytes([0x42, 0x4D] + [UInt8](repeating: 0, count: 12) + [12, 0, 0, 0, 1, 0, 1, 0, 1, 0, 8, 0]), .bmp),
+        (bytes([0, 0, 1, 0, 1, 0, 16, 16, 0, 0, 1, 0, 32, 0, 0x68, 4, 0, 0, 22, 0, 0, 0]), .ico),
+        (bytes([0, 0, 2, 0, 1, 0, 32, 32, 0, 0, 5, 0, 7, 0, 0x30, 1, 0, 0, 22, 0, 0, 0]), .ico),
         (ftyp("heic", ["mif1", "heic"]), .heic),
         (ftyp("mif1", ["mif1"]), .heif),
         (ftyp("avif", ["avif", "mif1"]), .avif),
@@ -78,6 +82,36 @@ struct FormatDetectionTests {
         #expect(ImageFormat.detect(Data([0, 0, 0, 0x0C] + Array("JXL ftyp".utf8))) == .undefined)
     }
 
+    /// Headers with a right first few bytes and an impossible rest.
+    static let implausibleHeaders: [[UInt8]] = {
+        let bmp: [UInt8] = [0x42, 0x4D] + [UInt8](repeating: 0, count: 12)
+        let info: [UInt8] = [40, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0]
+        let icon: [UInt8] = [0, 0, 1, 0, 1, 0, 16, 16, 0, 0, 1, 0]
+        var headers: [[UInt8]] = []
+        // TIFF without a first directory past the header; a BigTIFF with another offset size.
+        headers.append([0x49, 0x49, 0x2A, 0x00])
+        headers.append([0x4D, 0x4D, 0x00, 0x2A, 0, 0, 0, 4])
+        headers.append([0x49, 0x49, 0x2B, 0x00, 4, 0, 0, 0, 16])
+        // BMP with zero planes, or with a bit depth BMP does not have.
+        headers.append(bmp + info + [0, 0, 24, 0])
+        headers.append(bmp + info + [1, 0, 7, 0])
+        // ICO with no entries, an empty first entry, an entry inside its own directory, or a
+        // bit depth icons do not have.
+        headers.append([0, 0, 1, 0, 0, 0])
+        headers.append(icon + [32, 0, 0, 0, 0, 0, 22, 0, 0, 0])
+        headers.append(icon + [32, 0, 0x68, 4, 0, 0, 6, 0, 0, 0])
+        headers.append([0, 0, 1, 0, 1, 0, 16, 16, 0, 0, 1, 0, 33, 0, 0x68, 4, 0, 0, 22, 0, 0, 0])
+        return headers
+    }()
+
+    @Test("implausible TIFF, BMP and ICO headers are not images")
+    func rejectsImplausibleHeaders() {
+        for header in Self.implausibleHeaders {
+            #expect(ImageFormat.detect(Self.bytes(header)) == .undefined, "\(header)")
+        }
+        #expect(ImageFormat.detect(Data([0x49, 0x49, 0x2A, 0x00, 8])) == .undefined)
+    }
+
     @Test("ISO media files with other brands, or cut before their brands, are not images")
     func otherISOMediaBrands() {
         #expect(ImageFormat.detect(Self.ftyp("isom", ["isom", "mp41"])) == .undefined)
@@ -109,6 +143,9 @@ struct FormatDetectionTests {
         #expect(ImageFormat(mimeType: "image/JPEG; charset=binary") == .jpeg)
         #expect(ImageFormat(fileExtension: ".JPEG") == .jpeg)
         #expect(ImageFormat(fileExtension: "tif") == .tiff)
+        #expect(ImageFormat(fileExtension: "CUR") == .ico)
+        #expect(ImageFormat(mimeType: "image/x-ms-bmp") == .bmp)
+        #expect(ImageFormat.tiff.mimeType == "image/tiff" && ImageFormat.ico.mimeType == "image/x-icon")
         #expect(ImageFormat(mimeType: "text/html") == .undefined)
         #expect(ImageFormat.jpeg.fileExtension == "jpg")
     }

@@ -7,7 +7,7 @@ import Foundation
 /// encoding goes to the first whose `canEncode` is true.
 public final class CodersManager: ProgressiveImageCoding {
     /// The shared manager with the built-in coders: JPEG, PNG/APNG, GIF, WebP, SVG (decode only),
-    /// HEIC/HEIF (decode only), AVIF, JPEG XL.
+    /// HEIC/HEIF (decode only), AVIF, JPEG XL, TIFF, BMP and ICO/CUR (decode only).
     public static let shared = CodersManager()
 
     private let state: PriorityList<any ImageCoding>
@@ -19,7 +19,8 @@ public final class CodersManager: ProgressiveImageCoding {
 
     /// The built-in coders, lowest priority first.
     public static var builtInCoders: [any ImageCoding] {
-        [JPEGCoder(), PNGCoder(), GIFCoder(), WebPCoder(), SVGCoder(), HEIFCoder(), AVIFCoder(), JXLCoder()]
+        [JPEGCoder(), PNGCoder(), GIFCoder(), WebPCoder(), SVGCoder(), HEIFCoder(), AVIFCoder(), JXLCoder(), TIFFCoder(),
+         BMPCoder(), ICOCoder()]
     }
 
     /// The coders, lowest priority first.

@@ -23,24 +23,65 @@ extension ImageFormat {
         }
         if has(Array("GIF87a".utf8)) || has(Array("GIF89a".utf8)) { return .gif }
         if has(Array("RIFF".utf8)) && has(Array("WEBPVP8".utf8), at: 8) { return .webp }
-        if has([0x49, 0x49, 0x2A, 0x00]) || has([0x4D, 0x4D, 0x00, 0x2A])
-            || has([0x49, 0x49, 0x2B, 0x00]) || has([0x4D, 0x4D, 0x00, 0x2B]) { return .tiff }
+        if isTIFF(b) { return .tiff }
         if has([0xFF, 0x0A]) || has([0, 0, 0, 0x0C, 0x4A, 0x58, 0x4C, 0x20, 0x0D, 0x0A, 0x87, 0x0A]) {
             return .jpegXL
         }
         if has(Array("%PDF-".utf8)) { return .pdf }
         if has(Array("BM".utf8)), isBMP(b) { return .bmp }
-        if has([0, 0, 1, 0]), b.count >= 6, b[4] | b[5] != 0, b.count >= 22 { return .ico }
+        if has([0, 0, 1, 0]) || has([0, 0, 2, 0]), isICO(b) { return .ico }
         if has(Array("ftyp".utf8), at: 4) { return isoMediaFormat(b) }
         if isSVG(b) { return .svg }
         return .undefined
     }
 
-    /// BMP: "BM", then a DIB header whose size is one of the defined versions.
+    /// TIFF: a byte-order mark, 42 (classic) or 43 (BigTIFF, with 8-byte offsets), and a first
+    /// directory offset past the header.
+    private static func isTIFF(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard b.count >= 8 else { return false }
+        let little: Bool
+        switch (b[0], b[1]) {
+        case (0x49, 0x49): little = true
+        case (0x4D, 0x4D): little = false
+        default: return false
+        }
+        func u16(_ at: Int) -> UInt64 {
+            little ? UInt64(b[at]) | UInt64(b[at + 1]) << 8 : UInt64(b[at]) << 8 | UInt64(b[at + 1])
+        }
+        func u32(_ at: Int) -> UInt64 { little ? u16(at) | u16(at + 2) << 16 : u16(at) << 16 | u16(at + 2) }
+        switch u16(2) {
+        case 42:
+            return u32(4) >= 8
+        case 43:
+            // Offset size 8, a reserved zero, then the 8-byte first directory offset.
+            guard b.count >= 16, u16(4) == 8, u16(6) == 0 else { return false }
+            return (little ? u32(8) | u32(12) << 32 : u32(8) << 32 | u32(12)) >= 16
+        default:
+            return false
+        }
+    }
+
+    /// BMP: "BM", then a DIB header whose size is one of the defined versions, one colour plane,
+    /// and a bit depth BMP has.
     private static func isBMP(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard b.count >= 26 else { return false }
-        let dib = UInt32(b[14]) | UInt32(b[15]) << 8 | UInt32(b[16]) << 16 | UInt32(b[17]) << 24
-        return [12, 16, 40, 52, 56, 64, 108, 124].contains(dib)
+        guard b.count >= 30, let dib = DIBHeader(b, at: 14) else { return false }
+        let planes = dib.headerSize == 12 ? DIBHeader.u16(b, 22) : DIBHeader.u16(b, 26)
+        return planes == 1 && DIBHeader.bitCounts.contains(dib.bitCount)
+    }
+
+    /// ICO or CUR: at least one entry, and a first entry that could be real: a non-empty image
+    /// starting after the directory; for icons, at most one plane and a bit depth icons have.
+    private static func isICO(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard b.count >= 22 else { return false }
+        let count = Int(DIBHeader.u16(b, 4))
+        guard count > 0 else { return false }
+        let size = DIBHeader.u32(b, 14), offset = Int(DIBHeader.u32(b, 18))
+        guard size > 0, offset >= 6 + 16 * count else { return false }
+        if b[2] == 1 {
+            let planes = DIBHeader.u16(b, 10), bits = DIBHeader.u16(b, 12)
+            return planes <= 1 && [0, 1, 2, 4, 8, 16, 24, 32].contains(bits)
+        }
+        return true
     }
 
     /// HEIC, HEIF or AVIF from an ISO-BMFF `ftyp` box: the major brand, then compatible brands.

@@ -1,7 +1,8 @@
 /// The container formats the library recognises from bytes, with their MIME types and extensions.
 ///
 /// Recognising a format does not mean it can be decoded: ``CodersManager`` decides that
-/// (JPEG, PNG, APNG, GIF, WebP, HEIC, HEIF, AVIF and JPEG XL decode out of the box).
+/// (JPEG, PNG, APNG, GIF, WebP, HEIC, HEIF, AVIF, JPEG XL, TIFF, BMP and ICO/CUR decode out of
+/// the box; a CUR file is an `.ico` image).
 public enum ImageFormat: String, Sendable, CaseIterable, Codable {
     case jpeg, png, apng, gif, webp, tiff, bmp, ico, heic, heif, avif, jpegXL = "jxl", pdf, svg
     /// Unknown or not an image.
@@ -58,7 +59,7 @@ public enum ImageFormat: String, Sendable, CaseIterable, Codable {
         "image/png": .png, "image/apng": .apng, "image/vnd.mozilla.apng": .apng,
         "image/gif": .gif, "image/webp": .webp, "image/tiff": .tiff,
         "image/bmp": .bmp, "image/x-bmp": .bmp, "image/x-ms-bmp": .bmp,
-        "image/x-icon": .ico, "image/vnd.microsoft.icon": .ico,
+        "image/x-icon": .ico, "image/vnd.microsoft.icon": .ico, "image/x-win-bitmap": .ico,
         "image/heic": .heic, "image/heic-sequence": .heic, "image/heif": .heif,
         "image/heif-sequence": .heif, "image/avif": .avif, "image/jxl": .jpegXL,
         "application/pdf": .pdf, "image/svg+xml": .svg,
@@ -67,7 +68,7 @@ public enum ImageFormat: String, Sendable, CaseIterable, Codable {
     private static let byExtension: [String: ImageFormat] = [
         "jpg": .jpeg, "jpeg": .jpeg, "jpe": .jpeg, "jfif": .jpeg, "png": .png, "apng": .apng,
         "gif": .gif, "webp": .webp, "tif": .tiff, "tiff": .tiff, "bmp": .bmp, "dib": .bmp,
-        "ico": .ico, "heic": .heic, "heics": .heic, "heif": .heif, "heifs": .heif, "hif": .heif,
+        "ico": .ico, "cur": .ico, "heic": .heic, "heics": .heic, "heif": .heif, "heifs": .heif, "hif": .heif,
         "avif": .avif, "avifs": .avif, "jxl": .jpegXL, "pdf": .pdf, "svg": .svg,
     ]
 }

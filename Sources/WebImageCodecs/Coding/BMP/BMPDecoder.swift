@@ -1,0 +1,51 @@
+/// Decodes a BMP with gdk-pixbuf's BMP loader after checking its header: a size it can hold,
+/// within the decode limits. BMP has no reduced decode, so a thumbnail is resampled afterwards.
+enum BMPDecoder {
+    /// The shown size the headers declare (rows top-down or bottom-up alike).
+    static func size(_ b: UnsafeBufferPointer<UInt8>) throws -> PixelSize {
+        guard b.count >= 14 + 16 else {
+            throw WebImageError.badData("The BMP data (\(b.count) bytes) ends inside its headers: the file is truncated.")
+        }
+        guard let dib = DIBHeader(b, at: 14) else {
+            throw WebImageError.badData("The BMP has an unknown or cut-short bitmap header (\(DIBHeader.u32(b, 14)) bytes declared).")
+        }
+        // Int32.min has no positive counterpart; every other negative height means top-down rows.
+        guard dib.width > 0, dib.height != 0, dib.height != Int(Int32.min) else {
+            throw WebImageError.badData("The BMP header declares an impossible size (\(dib.width) x \(dib.height)).")
+        }
+        guard DIBHeader.bitCounts.contains(dib.bitCount) else {
+            throw WebImageError.badData("The BMP header declares \(dib.bitCount) bits per pixel, which BMP does not have.")
+        }
+        return PixelSize(width: dib.width, height: abs(dib.height))
+    }
+
+    /// Refuses a file whose pixel data ends early. gdk-pixbuf's BMP loader does not: it hands back
+    /// the rows it got and leaves the rest blank. Uncompressed rows have a known size; a
+    /// run-length stream must reach its end-of-bitmap code.
+    static func checkComplete(_ b: UnsafeBufferPointer<UInt8>, size: PixelSize) throws {
+        guard let dib = DIBHeader(b, at: 14) else { return }
+        let start = Int(DIBHeader.u32(b, 10))
+        guard start >= 14 + dib.headerSize, start <= b.count else {
+            throw WebImageError.badData("The BMP's pixel data offset (\(start)) is outside its \(b.count) bytes or inside its headers; the file is truncated or corrupt.")
+        }
+        if dib.isUncompressed {
+            let (bytes, overflow) = DIBHeader.rowBytes(width: size.width, bitCount: dib.bitCount)
+                .multipliedReportingOverflow(by: size.height)
+            if overflow || bytes > b.count - start {
+                throw WebImageError.badData("The BMP's \(size) pixels need \(bytes) bytes from offset \(start), and the file has \(b.count - start); the file is truncated.")
+            }
+        } else if dib.isRunLength, !BMPRunLength.isTerminated(UnsafeBufferPointer(rebasing: b[start...]),
+                                                               fourBit: dib.compression == 2) {
+            throw WebImageError.badData("The BMP's run-length data ends before its end-of-bitmap code; the file is truncated.")
+        }
+    }
+
+    static func decode(_ b: UnsafeBufferPointer<UInt8>, options: DecodeOptions) throws -> Image {
+        let size = try size(b)
+        try options.limits.check(size, format: .bmp)
+        try checkComplete(b, size: size)
+        let bitmap = try GdkPixbufDecoder.decode(b, loader: .bmp, expected: size)
+        let shown = DecodedOutput.finish(bitmap, storedTarget: options.targetSize(for: size), orientation: .up)
+        return Image(bitmap: shown, format: .bmp, scale: options.scaleFactor, decodeOptions: options)
+    }
+}

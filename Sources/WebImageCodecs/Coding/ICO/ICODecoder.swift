@@ -1,0 +1,47 @@
+import Foundation
+
+/// Decodes one entry of an ICO or CUR file: the directory is read here (``ICODirectory``), the
+/// entry chosen for the requested size, and its image handed on alone: a PNG entry to the
+/// library's PNG coder, a DIB entry to gdk-pixbuf's ICO loader as a one-entry ICO built in memory
+/// (so the loader never chooses among entries, nor reads an entry the directory check refused).
+enum ICODecoder {
+    static func decode(_ b: UnsafeBufferPointer<UInt8>, options: DecodeOptions) throws -> Image {
+        let directory = try ICODirectory(b)
+        let entry = try directory.choose(for: options)
+        try options.limits.check(entry.size, format: .ico)
+        let image = UnsafeBufferPointer(rebasing: b[entry.offset..<entry.offset + entry.length])
+        let bitmap: Bitmap
+        var profile: ColorProfile?
+        if entry.isPNG {
+            let plain = DecodeOptions(limits: options.limits, convertsToSRGB: options.convertsToSRGB)
+            let decoded = try PNGCoder().decode(Data(buffer: image), options: plain)
+            guard decoded.pixelSize == entry.size else {
+                throw WebImageError.badData("ICO entry \(entry.index)'s PNG decodes to \(decoded.pixelSize), not the \(entry.size) its header says.")
+            }
+            bitmap = decoded.bitmap
+            profile = decoded.colorProfile
+        } else {
+            let single = singleEntryFile(entry, image, isCursor: directory.isCursor)
+            bitmap = try single.withUnsafeBufferPointer { try GdkPixbufDecoder.decode($0, loader: .ico, expected: entry.size) }
+        }
+        let shown = DecodedOutput.finish(bitmap, storedTarget: options.targetSize(for: entry.size), orientation: .up)
+        return Image(bitmap: shown, format: .ico, scale: options.scaleFactor, decodeOptions: options, colorProfile: profile)
+    }
+
+    /// The size of the entry a full-size decode shows (the largest).
+    static func size(_ b: UnsafeBufferPointer<UInt8>) throws -> PixelSize {
+        try ICODirectory(b).largest.size
+    }
+
+    /// An ICO (or CUR) holding only `entry`: the header, its directory record pointing just past
+    /// the directory, then its image bytes.
+    private static func singleEntryFile(_ entry: ICODirectory.Entry, _ image: UnsafeBufferPointer<UInt8>,
+                                        isCursor: Bool) -> [UInt8] {
+        var file: [UInt8] = [0, 0, isCursor ? 2 : 1, 0, 1, 0]
+        file.reserveCapacity(22 + image.count)
+        file.append(contentsOf: entry.record.prefix(12))
+        file.append(contentsOf: [22, 0, 0, 0])
+        file.append(contentsOf: image)
+        return file
+    }
+}

@@ -1,0 +1,73 @@
+# Writes the TIFF, BMP and ICO fixtures Pillow can make, and what Pillow decodes each to (the
+# references, as 8-bit RGBA PNG). Run by make-raster-fixtures.sh in an empty folder, which then
+# derives more TIFFs with libtiff's tools and libvips.
+import os, sys
+from PIL import Image, ImageOps
+
+W, H = 48, 32
+
+def picture(w, h, alpha):
+    # Four quadrants of distinct hue with soft gradients (orientation and colour both visible),
+    # and an alpha ramp over the right three quarters.
+    im = Image.new("RGBA", (w, h))
+    for y in range(h):
+        for x in range(w):
+            gx, gy = x * 255 // (w - 1), y * 255 // (h - 1)
+            left, top = x < w // 2, y < h // 2
+            if top and left: c = (220, 40 + gx // 4, 40)
+            elif top: c = (40, 200, 40 + gy // 4)
+            elif left: c = (40 + gx // 4, 40, 210)
+            else: c = (230, 220, 40 + gy // 4)
+            a = 255 if x < w // 4 else max(0, 255 - (x - w // 4) * 255 // (w - w // 4))
+            im.putpixel((x, y), c + ((a if alpha else 255),))
+    return im
+
+def reference(im, path):
+    im = ImageOps.exif_transpose(im) if im.format == "TIFF" else im
+    im.convert("RGBA").save(path)
+
+os.makedirs("tiff/reference", exist_ok=True)
+os.makedirs("bmp/reference", exist_ok=True)
+os.makedirs("ico/reference", exist_ok=True)
+rgba = picture(W, H, True)
+rgb = picture(W, H, False).convert("RGB")
+rgb.save("source-rgb.tif")  # uncompressed, for tiffcp
+
+# TIFF: what Pillow writes (through libtiff), LZW unless said.
+tiffs = {
+    "rgb8": rgb,
+    "rgba8": rgba,
+    "gray8": rgb.convert("L"),
+    "gray-alpha": rgba.convert("LA"),
+    "gray1": rgb.convert("L").point(lambda v: 255 if v > 120 else 0).convert("1"),
+    "palette8": rgb.convert("P", palette=Image.Palette.ADAPTIVE, colors=16),
+    "cmyk": rgb.convert("CMYK"),
+}
+for name, im in tiffs.items():
+    im.save(f"tiff/{name}.tif", compression="tiff_lzw")
+rgb.save("tiff/rgb8-jpeg.tif", compression="jpeg", quality=90)
+# 16-bit gray: a ramp over the whole range; its reference is each value /257, rounded.
+g16 = Image.new("I;16", (W, H))
+g16.putdata([(x * 1367 + y * 977) % 65536 for y in range(H) for x in range(W)])
+g16.save("tiff/gray16.tif", compression="tiff_lzw")
+ref16 = Image.new("L", (W, H))
+ref16.putdata([(v + 128) // 257 for v in g16.getdata()])
+ref16.convert("RGBA").save("tiff/reference/gray16.png")
+for name in list(tiffs) + ["rgb8-jpeg"]:
+    reference(Image.open(f"tiff/{name}.tif"), f"tiff/reference/{name}.png")
+
+# BMP: what Pillow writes.
+bmps = {"rgb24": rgb, "rgba32": rgba, "palette8": tiffs["palette8"], "gray8": rgb.convert("L"), "mono1": tiffs["gray1"]}
+for name, im in bmps.items():
+    im.save(f"bmp/{name}.bmp")
+    reference(Image.open(f"bmp/{name}.bmp"), f"bmp/reference/{name}.png")
+
+# ICO: three entries of distinct pictures (16, 32 and 48 pixels), as PNG entries (Pillow's
+# default) and as bitmap entries; the references are each entry as Pillow decodes it.
+entries = [picture(s, s, True).rotate(90 * i) for i, s in enumerate((16, 32, 48))]
+for name, extra in (("png-entries", {}), ("bmp-entries", {"bitmap_format": "bmp"})):
+    entries[2].save(f"ico/{name}.ico", sizes=[(16, 16), (32, 32), (48, 48)], append_images=entries[:2], **extra)
+    for s in (16, 32, 48):
+        im = Image.open(f"ico/{name}.ico")
+        im.size = (s, s)
+        reference(im, f"ico/reference/{name}-{s}.png")
