@@ -77,6 +77,7 @@ struct BenchCommand: AsyncParsableCommand {
             return try await pipeline.timed {
                 try await pipeline.load(urls, requiring: .none)
                 pipeline.syncDisk()
+                return nil  // cold includes waiting for the disk writes
             }
         case .warmDisk:
             pipeline.syncDisk()

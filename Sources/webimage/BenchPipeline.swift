@@ -32,13 +32,14 @@ struct BenchPipeline: Sendable {
     /// or waits until every disk write asked for so far has finished.
     func syncDisk() { _ = cache.totalDiskCount }
 
-    /// Runs `body` and returns its wall time and the process's CPU time (user + system, all
-    /// threads) in seconds: CPU per image shows the pipeline's cost apart from waiting.
-    func timed(_ body: () async throws -> Void) async throws -> BenchTiming {
+    /// Runs `body` and returns its wall time (up to the instant `body` returns, else until it
+    /// ends) and the process's CPU time (user + system, all threads) in seconds: CPU per image
+    /// shows the pipeline's cost apart from waiting.
+    func timed(_ body: () async throws -> ContinuousClock.Instant?) async throws -> BenchTiming {
         let pool = BitmapPool.shared.statistics
         let start = ContinuousClock.now, cpuStart = Self.processCPUSeconds()
-        try await body()
-        let elapsed = ContinuousClock.now - start
+        let end = try await body() ?? ContinuousClock.now
+        let elapsed = end - start
         let poolAfter = BitmapPool.shared.statistics
         return BenchTiming(seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18,
                            cpuSeconds: Self.processCPUSeconds() - cpuStart,
@@ -55,12 +56,13 @@ struct BenchPipeline: Sendable {
     /// Loads every URL through the manager's completion API with at most `concurrency` loads in
     /// flight, `requiring` where each image must come from. Completions run inline (no queue hop),
     /// so a memory hit costs what the manager costs, not a task switch.
-    func load(_ urls: [URL], requiring expected: ImageCacheType) async throws {
+    @discardableResult
+    func load(_ urls: [URL], requiring expected: ImageCacheType) async throws -> ContinuousClock.Instant {
         var context = self.context
         context.callbackQueue = .immediate
         let run = BenchRun(urls: urls, concurrency: concurrency, expected: expected, manager: manager,
                            context: context)
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+        return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<ContinuousClock.Instant, any Error>) in
             run.start(continuation)
         }
     }

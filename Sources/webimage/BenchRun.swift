@@ -3,7 +3,7 @@ import Synchronization
 import WebImage
 
 /// One pass of `webimage bench`: keeps `concurrency` manager loads in flight until every URL has
-/// loaded, then resumes the caller (with the first failure, if any).
+/// loaded, then resumes the caller with the instant the last completion ran (or the first failure).
 final class BenchRun: Sendable {
     private struct State {
         var next = 0
@@ -11,7 +11,7 @@ final class BenchRun: Sendable {
         var finished = 0
         var pumping = false
         var failure: BenchFailure?
-        var continuation: CheckedContinuation<Void, any Error>?
+        var continuation: CheckedContinuation<ContinuousClock.Instant, any Error>?
     }
 
     private let urls: [URL]
@@ -29,7 +29,7 @@ final class BenchRun: Sendable {
         self.context = context
     }
 
-    func start(_ continuation: CheckedContinuation<Void, any Error>) {
+    func start(_ continuation: CheckedContinuation<ContinuousClock.Instant, any Error>) {
         state.withLock { $0.continuation = continuation }
         pump()
     }
@@ -71,7 +71,7 @@ final class BenchRun: Sendable {
         } else {
             nil
         }
-        let done = state.withLock { state -> (CheckedContinuation<Void, any Error>, BenchFailure?)? in
+        let done = state.withLock { state -> (CheckedContinuation<ContinuousClock.Instant, any Error>, BenchFailure?)? in
             state.inFlight -= 1
             state.finished += 1
             if state.failure == nil, let failure { state.failure = failure }
@@ -81,7 +81,9 @@ final class BenchRun: Sendable {
             return (continuation, state.failure)
         }
         if let (continuation, failure) = done {
-            if let failure { continuation.resume(throwing: failure) } else { continuation.resume() }
+            // The clock stops here, when the last completion has run, not after the hop back to
+            // the awaiting task: that hop is the bench's own plumbing.
+            if let failure { continuation.resume(throwing: failure) } else { continuation.resume(returning: .now) }
             return
         }
         pump()
