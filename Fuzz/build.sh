@@ -17,7 +17,7 @@ SWIFTC=${SWIFTC:-swiftc}
 SWIFT=${SWIFT:-swift}
 OUT=Fuzz/build
 
-CODEC_TARGETS=(sniff jpeg png gif webp svg avif heif jxl incremental icc)
+CODEC_TARGETS=(sniff jpeg png gif webp svg avif heif jxl tiff bmpico incremental icc)
 ALL_TARGETS=("${CODEC_TARGETS[@]}" filename)
 targets=("$@")
 [ ${#targets[@]} -eq 0 ] && targets=("${ALL_TARGETS[@]}" seeds)

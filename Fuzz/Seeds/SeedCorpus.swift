@@ -22,6 +22,11 @@ struct SeedCorpus {
         for (name, bytes) in try fixtureSeeds(in: "heif") { seeds.append(("heif", name, bytes)) }
         for (name, bytes) in try jxlSeeds() { seeds.append(("jxl", name, bytes)) }
         for (name, bytes) in try fixtureSeeds(in: "jxl") { seeds.append(("jxl", name, bytes)) }
+        for (name, bytes) in try tiffSeeds() { seeds.append(("tiff", name, bytes)) }
+        for (name, bytes) in try fixtureSeeds(in: "tiff") { seeds.append(("tiff", name, bytes)) }
+        // bmpico: the first byte picks the coder (even: BMP, odd: ICO).
+        for (name, bytes) in try fixtureSeeds(in: "bmp") { seeds.append(("bmpico", name, [0] + bytes)) }
+        for (name, bytes) in try fixtureSeeds(in: "ico") { seeds.append(("bmpico", name, [1] + bytes)) }
         for image in seeds {
             let name = image.target + "-" + image.name
             seeds.append(("sniff", name, image.bytes))
@@ -132,6 +137,13 @@ struct SeedCorpus {
         ]
     }
 
+    static func tiffSeeds() throws -> [(String, [UInt8])] {
+        [
+            ("library-rgb", try encode(Image(bitmap: SeedPictures.gradient(29, 21)), .tiff)),
+            ("library-rgba", try encode(Image(bitmap: SeedPictures.gradient(23, 17, alpha: true)), .tiff)),
+        ]
+    }
+
     static func avifSeeds() throws -> [(String, [UInt8])] {
         let picture = Image(bitmap: SeedPictures.gradient(29, 21))
         let withAlpha = Image(bitmap: SeedPictures.gradient(29, 21, alpha: true))
@@ -154,11 +166,13 @@ struct SeedCorpus {
 
     /// The test fixtures Debian's tools made (Tests/Fixtures/<folder>, run from the repository
     /// root): avifenc's bit depths, grid, sequence and orientations; heif-enc's HEIC files and
-    /// the damaged copies; cjxl's stills, container and animation.
+    /// the damaged copies; cjxl's stills, container and animation; Pillow's, tiffcp's and libvips'
+    /// TIFF, BMP and ICO files.
     static func fixtureSeeds(in folder: String) throws -> [(String, [UInt8])] {
         let directory = URL(fileURLWithPath: "Tests/Fixtures").appendingPathComponent(folder)
         let names = try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
-        return try names.filter { ["avif", "heic", "heif", "jxl"].contains(URL(fileURLWithPath: $0).pathExtension) }.map { name in
+        let extensions: Set = ["avif", "heic", "heif", "jxl", "tif", "bmp", "ico"]
+        return try names.filter { extensions.contains(URL(fileURLWithPath: $0).pathExtension) }.map { name in
             ("tools-" + name, [UInt8](try Data(contentsOf: directory.appendingPathComponent(name))))
         }
     }

@@ -29,6 +29,16 @@ struct BMPBadInputTests {
         }
     }
 
+    @Test func aPaletteLargerThanTheDepthAllowsIsRefused() throws {
+        // Found by fuzzing: gdk-pixbuf's BMP loader reads a biClrUsed of 0xB5B4B4B4 as a negative
+        // count and asks for a 3.6 GB buffer; the header check refuses it first.
+        var bytes = [UInt8](try CodecFixtures.data("bmp/mono1.bmp"))
+        DIBHeaderBytes.put(0xB5B4_B4B4, into: &bytes, at: 14 + 32)
+        let error = CodecFixtures.error { try coder.decode(Data(bytes), options: .default) }
+        #expect(error?.code == .badImageData, "\(String(describing: error))")
+        #expect(error?.message.contains("palette") == true)
+    }
+
     @Test func aHeightLargerThanTheDataFailsCleanly() throws {
         // Within the limits, but the rows are not there.
         let error = CodecFixtures.error { try coder.decode(try patched(height: 2_000), options: .default) }

@@ -24,9 +24,13 @@ enum BMPDecoder {
     /// run-length stream must reach its end-of-bitmap code.
     static func checkComplete(_ b: UnsafeBufferPointer<UInt8>, size: PixelSize) throws {
         guard let dib = DIBHeader(b, at: 14) else { return }
+        guard let entries = dib.paletteEntries else {
+            throw WebImageError.badData("The BMP header declares \(dib.colorsUsed) palette entries for \(dib.bitCount)-bit pixels; the file is corrupt.")
+        }
         let start = Int(DIBHeader.u32(b, 10))
-        guard start >= 14 + dib.headerSize, start <= b.count else {
-            throw WebImageError.badData("The BMP's pixel data offset (\(start)) is outside its \(b.count) bytes or inside its headers; the file is truncated or corrupt.")
+        let palette = entries * (dib.headerSize == 12 ? 3 : 4)
+        guard start >= 14 + dib.headerSize + palette, start <= b.count else {
+            throw WebImageError.badData("The BMP's pixel data offset (\(start)) is outside its \(b.count) bytes or inside its headers and palette; the file is truncated or corrupt.")
         }
         if dib.isUncompressed {
             let (bytes, overflow) = DIBHeader.rowBytes(width: size.width, bitCount: dib.bitCount)

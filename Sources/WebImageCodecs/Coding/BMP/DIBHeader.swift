@@ -11,6 +11,8 @@ struct DIBHeader {
     /// BI_RGB (0), BI_RLE8, BI_RLE4, BI_BITFIELDS, …; 0 for the core header (and when the
     /// bytes end before the field: the sniffer reads headers from a file's first bytes).
     let compression: Int
+    /// biClrUsed: palette entries stored (0: as many as the depth allows); 0 for short headers.
+    let colorsUsed: Int
 
     static let knownSizes: Set = [12, 16, 40, 52, 56, 64, 108, 124]
     static let bitCounts: Set = [1, 2, 4, 8, 16, 24, 32]
@@ -26,18 +28,29 @@ struct DIBHeader {
             height = Int(Self.u16(b, offset + 6))
             bitCount = Int(Self.u16(b, offset + 10))
             compression = 0
+            colorsUsed = 0
         } else {
             width = Int(Int32(bitPattern: Self.u32(b, offset + 4)))
             height = Int(Int32(bitPattern: Self.u32(b, offset + 8)))
             bitCount = Int(Self.u16(b, offset + 14))
             // The 16-byte OS/2 header ends before the compression field.
             compression = size > 16 && offset + 20 <= b.count ? Int(Self.u32(b, offset + 16)) : 0
+            colorsUsed = size >= 40 && offset + 36 <= b.count ? Int(Self.u32(b, offset + 32)) : 0
         }
     }
 
     /// Bytes in one uncompressed row of `bitCount`-bit pixels (rows are padded to 4 bytes).
     static func rowBytes(width: Int, bitCount: Int) -> Int {
         (width * bitCount + 31) / 32 * 4
+    }
+
+    /// The palette's entries as stored, for depths of 8 bits or less; nil when the header
+    /// declares more than the depth can index (a corrupt header: gdk-pixbuf's BMP loader
+    /// would take such a count, read as a negative number, for an allocation size).
+    var paletteEntries: Int? {
+        guard bitCount <= 8 else { return 0 }
+        guard colorsUsed <= 1 << bitCount else { return nil }
+        return colorsUsed == 0 ? 1 << bitCount : colorsUsed
     }
 
     /// True for the uncompressed layouts (BI_RGB, BI_BITFIELDS, BI_ALPHABITFIELDS), whose size

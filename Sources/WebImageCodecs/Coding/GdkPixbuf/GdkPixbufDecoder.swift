@@ -14,6 +14,12 @@ enum GdkPixbufDecoder {
     /// The image in `bytes` (which must hold one `loader` image) as straight RGBA; `expected`
     /// is the size the caller read from the header (the loader must agree).
     static func decode(_ bytes: UnsafeBufferPointer<UInt8>, loader kind: Loader, expected: PixelSize) throws -> Bitmap {
+        try decode([bytes], loader: kind, expected: expected)
+    }
+
+    /// The image whose bytes are `parts`, in order (fed to the loader one after another, so a
+    /// file assembled from pieces is never copied whole).
+    static func decode(_ parts: [UnsafeBufferPointer<UInt8>], loader kind: Loader, expected: PixelSize) throws -> Bitmap {
         var error: UnsafeMutablePointer<GError>?
         guard let loader = gdk_pixbuf_loader_new_with_type(kind.rawValue, &error) else {
             throw WebImageError(.unsupportedFormat,
@@ -22,8 +28,10 @@ enum GdkPixbufDecoder {
         defer { g_object_unref(gpointer(loader)) }
         // A failed write closes the loader itself; a successful one is closed here, which parses
         // what is left and reports a file cut short.
-        guard gdk_pixbuf_loader_write(loader, bytes.baseAddress, gsize(bytes.count), &error) != 0 else {
-            throw failure(kind, take(&error))
+        for part in parts where !part.isEmpty {
+            guard gdk_pixbuf_loader_write(loader, part.baseAddress, gsize(part.count), &error) != 0 else {
+                throw failure(kind, take(&error))
+            }
         }
         guard gdk_pixbuf_loader_close(loader, &error) != 0 else {
             throw failure(kind, take(&error))

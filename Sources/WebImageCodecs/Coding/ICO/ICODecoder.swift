@@ -2,8 +2,9 @@ import Foundation
 
 /// Decodes one entry of an ICO or CUR file: the directory is read here (``ICODirectory``), the
 /// entry chosen for the requested size, and its image handed on alone: a PNG entry to the
-/// library's PNG coder, a DIB entry to gdk-pixbuf's ICO loader as a one-entry ICO built in memory
-/// (so the loader never chooses among entries, nor reads an entry the directory check refused).
+/// library's PNG coder, a DIB entry to gdk-pixbuf's ICO loader as a one-entry ICO (a header made
+/// here, then the entry's bytes where they lie), so the loader never chooses among entries, nor
+/// reads an entry the directory check refused.
 enum ICODecoder {
     static func decode(_ b: UnsafeBufferPointer<UInt8>, options: DecodeOptions) throws -> Image {
         let directory = try ICODirectory(b)
@@ -21,8 +22,10 @@ enum ICODecoder {
             bitmap = decoded.bitmap
             profile = decoded.colorProfile
         } else {
-            let single = singleEntryFile(entry, image, isCursor: directory.isCursor)
-            bitmap = try single.withUnsafeBufferPointer { try GdkPixbufDecoder.decode($0, loader: .ico, expected: entry.size) }
+            let header = singleEntryHeader(entry, isCursor: directory.isCursor)
+            bitmap = try header.withUnsafeBufferPointer { header in
+                try GdkPixbufDecoder.decode([header, image], loader: .ico, expected: entry.size)
+            }
         }
         let shown = DecodedOutput.finish(bitmap, storedTarget: options.targetSize(for: entry.size), orientation: .up)
         return Image(bitmap: shown, format: .ico, scale: options.scaleFactor, decodeOptions: options, colorProfile: profile)
@@ -33,15 +36,9 @@ enum ICODecoder {
         try ICODirectory(b).largest.size
     }
 
-    /// An ICO (or CUR) holding only `entry`: the header, its directory record pointing just past
-    /// the directory, then its image bytes.
-    private static func singleEntryFile(_ entry: ICODirectory.Entry, _ image: UnsafeBufferPointer<UInt8>,
-                                        isCursor: Bool) -> [UInt8] {
-        var file: [UInt8] = [0, 0, isCursor ? 2 : 1, 0, 1, 0]
-        file.reserveCapacity(22 + image.count)
-        file.append(contentsOf: entry.record.prefix(12))
-        file.append(contentsOf: [22, 0, 0, 0])
-        file.append(contentsOf: image)
-        return file
+    /// The header and directory of an ICO (or CUR) holding only `entry`, its record pointing just
+    /// past the directory, where its image bytes follow.
+    private static func singleEntryHeader(_ entry: ICODirectory.Entry, isCursor: Bool) -> [UInt8] {
+        [0, 0, isCursor ? 2 : 1, 0, 1, 0] + entry.record.prefix(12) + [22, 0, 0, 0]
     }
 }

@@ -81,8 +81,11 @@ struct ICODirectory {
         }
         // The colour rows, then (except for 32-bit entries, whose alpha gdk-pixbuf uses instead)
         // the 1-bit mask rows must all be there: gdk-pixbuf would leave missing rows blank.
-        let colors = dib.headerSize >= 40 ? Int(DIBHeader.u32(image, 32)) : 0
-        let palette = dib.bitCount <= 8 ? (colors == 0 ? 1 << dib.bitCount : min(colors, 1 << dib.bitCount)) * 4 : 0
+        // gdk-pixbuf's ICO loader reads biClrUsed palette entries at any depth.
+        guard let entries = dib.paletteEntries, dib.bitCount <= 8 || dib.colorsUsed <= 256 else {
+            throw WebImageError.badData("entry \(index)'s bitmap header declares \(dib.colorsUsed) palette entries for \(dib.bitCount)-bit pixels")
+        }
+        let palette = (dib.bitCount <= 8 ? entries : dib.colorsUsed) * 4
         let mask = dib.bitCount == 32 ? 0 : DIBHeader.rowBytes(width: dib.width, bitCount: 1) * height
         let needed = dib.headerSize + palette + DIBHeader.rowBytes(width: dib.width, bitCount: dib.bitCount) * height + mask
         guard needed <= image.count else {

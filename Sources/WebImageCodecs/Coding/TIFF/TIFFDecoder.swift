@@ -24,12 +24,12 @@ enum TIFFDecoder {
             let target = options.targetSize(for: shown)
             let storedTarget = main.orientation.turning(target)
             var chosen = main
-            if target != shown, let reduced = TIFFPyramid.reducedImage(in: file, main: main, covering: storedTarget,
-                                                                       limits: options.limits) {
-                chosen = reduced
+            if target != shown {
+                // The walk over the directories leaves another one current.
+                chosen = TIFFPyramid.reducedImage(in: file, main: main, covering: storedTarget, limits: options.limits) ?? main
+                try chosen.select(in: file)
             }
             try options.limits.check(chosen.size, format: .tiff)
-            try chosen.select(in: file)
             try chosen.checkPlausible(file)
             let (bitmap, color) = try TIFFPixels.decode(file, chosen, icc: chosen.icc ?? main.icc, options: options)
             let shownBitmap = DecodedOutput.finish(bitmap, storedTarget: storedTarget, orientation: main.orientation)

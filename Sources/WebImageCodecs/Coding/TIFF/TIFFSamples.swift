@@ -31,59 +31,101 @@ enum TIFFSamples {
                                                _ stride: Int, _ rows: Int, _ width: Int,
                                                _ destination: UnsafeMutablePointer<UInt8>,
                                                _ sideAlpha: UnsafeMutablePointer<UInt8>?) {
-        let spp = format.samplesPerPixel, channels = format.colorChannels
-        let alpha = format.alpha
-        let hasAlpha = alpha != .none
         for row in 0..<rows {
             let src = (source + row * stride).assumingMemoryBound(to: S.self)
             let dst = destination + row * width * 4
-            var s = 0, d = 0
             switch format.color {
-            case .rgb, .cmyk:
-                let side = sideAlpha.map { $0 + row * width }
-                for x in 0..<width {
-                    if hasAlpha {
-                        let a = src[s + channels]
-                        if alpha == .premultiplied {
-                            dst[d] = S.unpremultiply(src[s], a); dst[d + 1] = S.unpremultiply(src[s + 1], a)
-                            dst[d + 2] = S.unpremultiply(src[s + 2], a)
-                            dst[d + 3] = channels == 4 ? S.unpremultiply(src[s + 3], a) : a.eight
-                        } else {
-                            dst[d] = src[s].eight; dst[d + 1] = src[s + 1].eight; dst[d + 2] = src[s + 2].eight
-                            dst[d + 3] = channels == 4 ? src[s + 3].eight : a.eight
-                        }
-                        if channels == 4 { side?[x] = a.eight }
-                    } else {
-                        dst[d] = src[s].eight; dst[d + 1] = src[s + 1].eight; dst[d + 2] = src[s + 2].eight
-                        dst[d + 3] = channels == 4 ? src[s + 3].eight : 255
-                    }
-                    s &+= spp; d &+= 4
-                }
+            case .rgb:
+                rgbRow(src, dst, width: width, spp: format.samplesPerPixel, alpha: format.alpha)
+            case .cmyk:
+                cmykRow(src, dst, side: sideAlpha.map { $0 + row * width }, width: width,
+                        spp: format.samplesPerPixel, alpha: format.alpha)
             case .gray(let whiteIsZero):
-                for _ in 0..<width {
-                    var v: UInt8
-                    if hasAlpha {
-                        let a = src[s + 1]
-                        v = alpha == .premultiplied ? S.unpremultiply(src[s], a) : src[s].eight
-                        dst[d + 3] = a.eight
-                    } else {
-                        v = src[s].eight
-                        dst[d + 3] = 255
-                    }
-                    if whiteIsZero { v = 255 &- v }
-                    dst[d] = v; dst[d + 1] = v; dst[d + 2] = v
-                    s &+= spp; d &+= 4
-                }
+                grayRow(src, dst, width: width, spp: format.samplesPerPixel, alpha: format.alpha, invert: whiteIsZero)
             case .palette(let table):
                 // 8-bit indices (16-bit palettes are left to libtiff).
-                table.withUnsafeBufferPointer { entries in
-                    let bytes = UnsafeRawPointer(src).assumingMemoryBound(to: UInt8.self)
-                    for _ in 0..<width {
-                        let e = Int(bytes[s]) &* 4
-                        dst[d] = entries[e]; dst[d + 1] = entries[e + 1]; dst[d + 2] = entries[e + 2]; dst[d + 3] = 255
-                        s &+= spp; d &+= 4
-                    }
-                }
+                paletteRow(UnsafeRawPointer(src).assumingMemoryBound(to: UInt8.self), dst, width: width,
+                           spp: format.samplesPerPixel, table: table)
+            }
+        }
+    }
+
+    // One loop per layout, the alpha handling chosen outside the pixel loop.
+
+    @inline(__always)
+    private static func rgbRow<S: TIFFSample>(_ src: UnsafePointer<S>, _ dst: UnsafeMutablePointer<UInt8>,
+                                              width: Int, spp: Int, alpha: TIFFPixelFormat.Alpha) {
+        var s = 0, d = 0
+        switch alpha {
+        case .none:
+            for _ in 0..<width {
+                dst[d] = src[s].eight; dst[d &+ 1] = src[s &+ 1].eight; dst[d &+ 2] = src[s &+ 2].eight; dst[d &+ 3] = 255
+                s &+= spp; d &+= 4
+            }
+        case .straight:
+            if S.self == UInt8.self, spp == 4 {
+                dst.update(from: UnsafeRawPointer(src).assumingMemoryBound(to: UInt8.self), count: width * 4)
+                return
+            }
+            for _ in 0..<width {
+                dst[d] = src[s].eight; dst[d &+ 1] = src[s &+ 1].eight; dst[d &+ 2] = src[s &+ 2].eight
+                dst[d &+ 3] = src[s &+ 3].eight
+                s &+= spp; d &+= 4
+            }
+        case .premultiplied:
+            for _ in 0..<width {
+                let a = src[s &+ 3]
+                dst[d] = S.unpremultiply(src[s], a); dst[d &+ 1] = S.unpremultiply(src[s &+ 1], a)
+                dst[d &+ 2] = S.unpremultiply(src[s &+ 2], a); dst[d &+ 3] = a.eight
+                s &+= spp; d &+= 4
+            }
+        }
+    }
+
+    @inline(__always)
+    private static func cmykRow<S: TIFFSample>(_ src: UnsafePointer<S>, _ dst: UnsafeMutablePointer<UInt8>,
+                                               side: UnsafeMutablePointer<UInt8>?, width: Int, spp: Int,
+                                               alpha: TIFFPixelFormat.Alpha) {
+        var s = 0, d = 0
+        for x in 0..<width {
+            if alpha == .premultiplied {
+                let a = src[s &+ 4]
+                for c in 0..<4 { dst[d &+ c] = S.unpremultiply(src[s &+ c], a) }
+            } else {
+                for c in 0..<4 { dst[d &+ c] = src[s &+ c].eight }
+            }
+            if alpha != .none { side?[x] = src[s &+ 4].eight }
+            s &+= spp; d &+= 4
+        }
+    }
+
+    @inline(__always)
+    private static func grayRow<S: TIFFSample>(_ src: UnsafePointer<S>, _ dst: UnsafeMutablePointer<UInt8>,
+                                               width: Int, spp: Int, alpha: TIFFPixelFormat.Alpha, invert: Bool) {
+        let flip: UInt8 = invert ? 255 : 0
+        var s = 0, d = 0
+        for _ in 0..<width {
+            let v: UInt8, a: UInt8
+            switch alpha {
+            case .none: v = src[s].eight; a = 255
+            case .straight: v = src[s].eight; a = src[s &+ 1].eight
+            case .premultiplied: v = S.unpremultiply(src[s], src[s &+ 1]); a = src[s &+ 1].eight
+            }
+            let g = v ^ flip
+            dst[d] = g; dst[d &+ 1] = g; dst[d &+ 2] = g; dst[d &+ 3] = a
+            s &+= spp; d &+= 4
+        }
+    }
+
+    @inline(__always)
+    private static func paletteRow(_ src: UnsafePointer<UInt8>, _ dst: UnsafeMutablePointer<UInt8>, width: Int,
+                                   spp: Int, table: [UInt8]) {
+        table.withUnsafeBufferPointer { entries in
+            var s = 0, d = 0
+            for _ in 0..<width {
+                let e = Int(src[s]) &* 4
+                dst[d] = entries[e]; dst[d &+ 1] = entries[e &+ 1]; dst[d &+ 2] = entries[e &+ 2]; dst[d &+ 3] = 255
+                s &+= spp; d &+= 4
             }
         }
     }
