@@ -25,26 +25,7 @@ struct CLIJXLTests {
     }
 
     @Test func getWritesJPEGXLByFormatOrByName() async throws {
-        let dir = try CLIProcess.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let png = try CLIProcess.pngFixture()
-        try await withTestOrigin { origin in
-            origin.setRoute("/a.png", .data(png, contentType: "image/png"))
-            let a = origin.url("/a.png").absoluteString
-            let cache = dir.appendingPathComponent("cache").path
-
-            let named = dir.appendingPathComponent("x.jxl").path
-            let byName = try await CLIProcess.run(["get", a, "--cache-dir", cache, "-o", named, "--json"])
-            #expect(byName.status == 0, "\(byName.stderr)")
-            let written = try Data(contentsOf: URL(fileURLWithPath: named))
-            #expect(ImageFormat.detect(written) == .jpegXL)
-            #expect(TestBitmaps.isUprightQuadrants(try JXLCoder().decode(written, options: .default).bitmap))
-
-            let other = dir.appendingPathComponent("y").path
-            let byFormat = try await CLIProcess.run(["get", a, "--cache-dir", cache, "-o", other, "--format", "jxl", "--json"])
-            #expect(byFormat.status == 0, "\(byFormat.stderr)")
-            let path = try #require(try byFormat.object(0)["output"] as? String)
-            #expect(ImageFormat.detect(try Data(contentsOf: URL(fileURLWithPath: path))) == .jpegXL)
-        }
+        let written = try await CLIGetFormatCheck.run(extension: "jxl", formatName: "jxl", expecting: .jpegXL).byName
+        #expect(TestBitmaps.isUprightQuadrants(try JXLCoder().decode(written, options: .default).bitmap))
     }
 }

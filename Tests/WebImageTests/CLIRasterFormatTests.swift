@@ -36,27 +36,8 @@ struct CLIRasterFormatTests {
     }
 
     @Test func getWritesTIFFByFormatOrByName() async throws {
-        let dir = try CLIProcess.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let png = try CLIProcess.pngFixture()
-        try await withTestOrigin { origin in
-            origin.setRoute("/a.png", .data(png, contentType: "image/png"))
-            let a = origin.url("/a.png").absoluteString
-            let cache = dir.appendingPathComponent("cache").path
-
-            let named = dir.appendingPathComponent("x.tiff").path
-            let byName = try await CLIProcess.run(["get", a, "--cache-dir", cache, "-o", named, "--json"])
-            #expect(byName.status == 0, "\(byName.stderr)")
-            let written = try Data(contentsOf: URL(fileURLWithPath: named))
-            #expect(ImageFormat.detect(written) == .tiff)
-            let source = try PNGCoder().decode(Data(png), options: .default).bitmap
-            #expect(try TIFFCoder().decode(written, options: .default).bitmap == source)
-
-            let other = dir.appendingPathComponent("y").path
-            let byFormat = try await CLIProcess.run(["get", a, "--cache-dir", cache, "-o", other, "--format", "tiff", "--json"])
-            #expect(byFormat.status == 0, "\(byFormat.stderr)")
-            let path = try #require(try byFormat.object(0)["output"] as? String)
-            #expect(ImageFormat.detect(try Data(contentsOf: URL(fileURLWithPath: path))) == .tiff)
-        }
+        let (png, written) = try await CLIGetFormatCheck.run(extension: "tiff", formatName: "tiff", expecting: .tiff)
+        let source = try PNGCoder().decode(Data(png), options: .default).bitmap
+        #expect(try TIFFCoder().decode(written, options: .default).bitmap == source)
     }
 }
