@@ -184,4 +184,16 @@ struct BitmapPoolTests {
             #expect(!harness.cache.memoryCache.contains(forKey: "k2"))
         }
     }
+
+    @Test func anArrayHandedToABitmapIsNeverPooled() {
+        let pool = BitmapPool(byteLimit: 4 << 20)
+        BitmapPool.$current.withValue(pool) {
+            let bytes = [UInt8](repeating: 6, count: Self.side * Self.side * 4)
+            var bitmap: Bitmap? = Bitmap(width: Self.side, height: Self.side, pixels: bytes)
+            bitmap = nil
+            #expect(pool.statistics.heldCount == 0)
+            #expect(bytes.allSatisfy { $0 == 6 })
+            _ = bitmap
+        }
+    }
 }

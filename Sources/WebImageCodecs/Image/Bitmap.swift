@@ -25,13 +25,14 @@ public struct Bitmap: Sendable, Hashable {
     /// The pixel dimensions.
     @inlinable public var size: PixelSize { PixelSize(width: width, height: height) }
 
-    /// Wraps existing RGBA bytes; `pixels.count` must be `width * height * 4`.
+    /// Wraps existing RGBA bytes; `pixels.count` must be `width * height * 4`. The array stays the
+    /// caller's: it never goes to a ``BitmapPool``.
     public init(width: Int, height: Int, pixels: [UInt8]) {
         precondition(width > 0 && height > 0, "Bitmap dimensions must be positive")
         precondition(pixels.count == width * height * 4, "Bitmap needs width*height*4 bytes")
         self.width = width
         self.height = height
-        self.storage = PixelStorage(bytes: pixels, pool: Self.pool(forByteCount: pixels.count))
+        self.storage = PixelStorage(bytes: pixels, pool: nil)
     }
 
     /// A bitmap filled with one colour.
