@@ -1,7 +1,7 @@
 /// The memory behind a ``Bitmap``'s pixels, shared by every copy of that bitmap.
 ///
 /// A class so that its lifetime is known: when the last bitmap holding it goes away, `deinit`
-/// offers the bytes to the ``BitmapPool`` they came from (or the current one), and the next
+/// offers the bytes to the ``BitmapPool`` that was current when it was made, and the next
 /// bitmap of the same size is filled into memory whose pages are already mapped instead of
 /// fresh pages that fault one by one. Nothing a caller can still see is ever handed out again:
 /// a storage dies only when no bitmap refers to it, and an array a caller took from
@@ -11,7 +11,7 @@
 /// bitmap shares it) and read afterwards.
 final class PixelStorage: @unchecked Sendable {
     var bytes: [UInt8]
-    /// The pool the bytes return to; nil when pooling was off when they were made.
+    /// The pool the bytes return to; nil for small buffers and arrays a caller handed in.
     private let pool: BitmapPool?
 
     init(bytes: [UInt8], pool: BitmapPool?) {
