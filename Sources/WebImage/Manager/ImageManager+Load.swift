@@ -126,6 +126,8 @@ extension ImageManager {
         // With respectsHTTPFreshness a hit must be judged by its stored freshness first.
         guard let key, options.isDisjoint(with: [.fromLoaderOnly, .refreshCached, .queryMemoryData, .respectsHTTPFreshness]),
               context.resolvedQueryCacheType.includesMemory else { return nil }
+        // A hit must be judged against the context's animated-image factory: the full query does.
+        guard context.animatedImageFactory == nil || !options.contains(.matchAnimatedImageClass) else { return nil }
         return cache.memoryImage(forKey: key, options: options)
     }
 }

@@ -29,6 +29,9 @@ public final class Image: Sendable {
     /// `cHRM`/`gAMA`); nil for untagged sources. With ``DecodeOptions/convertsToSRGB`` on (the
     /// default) the pixels have been converted from it to sRGB; off, they are still in it.
     public let colorProfile: ColorProfile?
+    /// The ``AnimatedImageFactory/name`` of the factory that made this image (SDWebImage's
+    /// animated image class); nil for images the coders decoded or that were built in memory.
+    public let animatedImageFactoryName: String?
 
     /// Creates an image from frames held in memory; `frames` must not be empty and all frames
     /// share one size.
@@ -44,6 +47,7 @@ public final class Image: Sendable {
         self.decodeOptions = decodeOptions
         self.isPartial = isPartial
         self.colorProfile = colorProfile
+        self.animatedImageFactoryName = nil
     }
 
     /// Creates an animated image whose frames `animation` decodes on request; its poster is
@@ -60,6 +64,25 @@ public final class Image: Sendable {
         self.decodeOptions = decodeOptions
         self.isPartial = isPartial
         self.colorProfile = colorProfile
+        self.animatedImageFactoryName = nil
+    }
+
+    /// `source` with another factory name.
+    private init(_ source: Image, animatedImageFactoryName: String?) {
+        self.heldFrames = source.heldFrames
+        self.animation = source.animation
+        self.loopCount = source.loopCount
+        self.format = source.format
+        self.scale = source.scale
+        self.decodeOptions = source.decodeOptions
+        self.isPartial = source.isPartial
+        self.colorProfile = source.colorProfile
+        self.animatedImageFactoryName = animatedImageFactoryName
+    }
+
+    /// This image marked as made by the factory named `name` (itself when it already is).
+    package func markedAsMade(byFactory name: String?) -> Image {
+        name == animatedImageFactoryName ? self : Image(self, animatedImageFactoryName: name)
     }
 
     /// A still image from one bitmap.
@@ -157,10 +180,11 @@ public final class Image: Sendable {
         if let animation {
             let frames = loopCount == animation.loopCount ? animation : animation.withLoopCount(loopCount)
             return Image(animation: frames, format: format, scale: scale, decodeOptions: decodeOptions,
-                         isPartial: isPartial, colorProfile: colorProfile)
+                         isPartial: isPartial, colorProfile: colorProfile).markedAsMade(byFactory: animatedImageFactoryName)
         }
         return Image(frames: heldFrames, loopCount: loopCount, format: format, scale: scale,
                      decodeOptions: decodeOptions, isPartial: isPartial, colorProfile: colorProfile)
+            .markedAsMade(byFactory: animatedImageFactoryName)
     }
 }
 

@@ -41,15 +41,16 @@ extension ImageTransforming {
 }
 
 extension Image {
-    /// This image's frames with `source`'s format, loop count, scale, decode options and colour
-    /// profile.
+    /// This image's frames with `source`'s format, loop count, scale, decode options, colour
+    /// profile and factory name (a transformed animation stays of its factory's kind).
     func carryingMetadata(of source: Image) -> Image {
         if format == source.format, loopCount == source.loopCount, scale == source.scale,
            decodeOptions == source.decodeOptions, colorProfile == source.colorProfile {
-            return self
+            return markedAsMade(byFactory: source.animatedImageFactoryName)
         }
         return replacingMetadata(format: source.format, loopCount: source.loopCount, scale: source.scale,
                                  decodeOptions: source.decodeOptions, colorProfile: source.colorProfile)
+            .markedAsMade(byFactory: source.animatedImageFactoryName)
     }
 
     /// A new image made by applying `body` to every frame's bitmap; durations and scale are kept,

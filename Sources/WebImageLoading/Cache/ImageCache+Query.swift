@@ -27,7 +27,7 @@ extension ImageCache {
         }
         let decodeOptions = context.resolvedDecodeOptions(for: options, cacheKey: key)
         let memoryKey = memoryKey(forKey: key, decodeOptions: decodeOptions)
-        let memoryImage = cacheType == .disk ? nil : memoryHit(forKey: memoryKey, options: options)
+        let memoryImage = cacheType == .disk ? nil : memoryHit(forKey: memoryKey, options: options, context: context)
         if cacheType == .memory || (memoryImage != nil && !options.contains(.queryMemoryData)) {
             completion(ImageCacheQueryResult(image: memoryImage, cacheType: .memory))
             return nil
@@ -50,7 +50,8 @@ extension ImageCache {
             }
             return token
         }
-        var request = diskQueryKey(key: key, memoryKey: memoryKey, decodeOptions: decodeOptions, context: context)
+        var request = diskQueryKey(key: key, memoryKey: memoryKey, decodeOptions: decodeOptions,
+                                   options: options, context: context)
         request.mayUseMemory = cacheType != .disk
         if synchronous {
             let result = onIOQueueSync { performDiskQuery(request, context: context) }
@@ -98,13 +99,15 @@ extension ImageCache {
                                            attributes: .concurrent)
 
     private func diskQueryKey(key: String, memoryKey: String, decodeOptions: DecodeOptions,
-                              context: WebImageContext) -> ImageCacheDiskQueryKey {
+                              options: WebImageOptions, context: WebImageContext) -> ImageCacheDiskQueryKey {
         let coder = context.imageCoder.flatMap { coder in
             type(of: coder) is AnyClass ? ObjectIdentifier(coder as AnyObject) : nil
         }
         return ImageCacheDiskQueryKey(key: key, memoryKey: memoryKey,
                                       decodeOptions: decodeOptions,
-                                      coder: coder, promotes: promotesToMemory(context))
+                                      coder: coder, animatedImageFactory: context.animatedImageFactory?.name,
+                                      mustMatchFactory: options.contains(.matchAnimatedImageClass),
+                                      promotes: promotesToMemory(context))
     }
 
     /// Reads, decodes and promotes, inline on the I/O queue (synchronous queries).
@@ -120,11 +123,14 @@ extension ImageCache {
             return ImageCacheQueryResult(cacheType: .disk)
         }
         // Another query may have decoded and promoted this entry since this one was issued.
-        if request.promotes, request.mayUseMemory, let image = memoryCache.get(forKey: request.memoryKey) {
+        if request.promotes, request.mayUseMemory, let image = memoryCache.get(forKey: request.memoryKey),
+           !request.mustMatchFactory || request.decodeOptions.firstFrameOnly
+            || image.animatedImageFactoryName == request.animatedImageFactory {
             let still = request.decodeOptions.firstFrameOnly ? image.firstFrameOnly() : image
             return ImageCacheQueryResult(image: still, data: data, cacheType: .disk)
         }
-        let coder: any ImageCoding = context.imageCoder ?? CodersManager.shared
+        let coder = AnimatedImageFactoryCoder.coder(
+            for: context, options: request.mustMatchFactory ? .matchAnimatedImageClass : [])
         let image: Image
         do {
             image = try coder.decode(data, options: request.decodeOptions)
@@ -153,9 +159,12 @@ extension ImageCache {
     // MARK: Synchronous getters
 
     /// The memory entry for `memoryKey` as a query delivers it (first frame only with
-    /// `decodeFirstFrameOnly`).
-    package func memoryHit(forKey memoryKey: String, options: WebImageOptions) -> Image? {
-        guard let image = memoryCache.get(forKey: memoryKey) else { return nil }
+    /// `decodeFirstFrameOnly`); an entry the request's animated-image factory must have made but
+    /// did not is a miss.
+    package func memoryHit(forKey memoryKey: String, options: WebImageOptions,
+                           context: WebImageContext = .none) -> Image? {
+        guard let image = memoryCache.get(forKey: memoryKey),
+              image.matchesAnimatedImageFactory(of: context, options: options) else { return nil }
         return options.contains(.decodeFirstFrameOnly) ? image.firstFrameOnly() : image
     }
 
@@ -171,7 +180,7 @@ extension ImageCache {
         guard let key else { return nil }
         let decodeOptions = context.resolvedDecodeOptions(for: options, cacheKey: key)
         let request = diskQueryKey(key: key, memoryKey: memoryKey(forKey: key, decodeOptions: decodeOptions),
-                                   decodeOptions: decodeOptions, context: context)
+                                   decodeOptions: decodeOptions, options: options, context: context)
         return onIOQueueSync { performDiskQuery(request, context: context) }.image
     }
 
@@ -180,8 +189,9 @@ extension ImageCache {
                                context: WebImageContext = .none) -> Image? {
         guard let key else { return nil }
         let decodeOptions = context.resolvedDecodeOptions(for: options, cacheKey: key)
-        if let image = memoryCache.get(forKey: memoryKey(forKey: key, decodeOptions: decodeOptions)) {
-            return options.contains(.decodeFirstFrameOnly) ? image.firstFrameOnly() : image
+        if let image = memoryHit(forKey: memoryKey(forKey: key, decodeOptions: decodeOptions),
+                                 options: options, context: context) {
+            return image
         }
         return imageFromDiskCache(forKey: key, options: options, context: context)
     }

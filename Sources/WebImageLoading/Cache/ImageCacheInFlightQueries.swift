@@ -9,6 +9,9 @@ struct ImageCacheDiskQueryKey: Hashable, Sendable {
     var decodeOptions: DecodeOptions
     /// The context's coder instance; nil = the shared coders manager.
     var coder: ObjectIdentifier?
+    /// The context's animated-image factory's name, and whether the image must be its kind.
+    var animatedImageFactory: String?
+    var mustMatchFactory: Bool
     var promotes: Bool
     /// False for a disk-only query: it must decode the stored bytes, not reuse a memory entry.
     var mayUseMemory = true

@@ -20,7 +20,7 @@ public struct DataURLImageLoader: ImageLoading {
         }
         let token = LocalLoadToken(url: url, completion: completion)
         let decodeOptions = LoaderDecoding.decodeOptions(url: url, options: options, context: context)
-        let coder = LoaderDecoding.coder(for: context)
+        let coder = LoaderDecoding.coder(for: context, options: options)
         token.start {
             progress?(0, -1, url)
             guard let payload = DataURL.parse(url.absoluteString) else {

@@ -26,7 +26,7 @@ public struct FileImageLoader: ImageLoading {
         }
         let token = LocalLoadToken(url: url, completion: completion)
         let decodeOptions = LoaderDecoding.decodeOptions(url: url, options: options, context: context)
-        let coder = LoaderDecoding.coder(for: context)
+        let coder = LoaderDecoding.coder(for: context, options: options)
         let limit = maximumFileSize
         token.start {
             progress?(0, -1, url)

@@ -214,7 +214,7 @@ public final class ImageDownloader: ImageLoading {
             decryptor: context.decryptor ?? config.decryptor,
             progressiveLoad: options.contains(.progressiveLoad),
             minimumProgressInterval: config.effectiveProgressInterval,
-            coder: LoaderDecoding.coder(for: context), partialDecodeOptions: decodeOptions,
+            coder: LoaderDecoding.coder(for: context, options: options), partialDecodeOptions: decodeOptions,
             retryStrategy: context.retryStrategy ?? config.retryStrategy, clock: config.clock))
     }
 }

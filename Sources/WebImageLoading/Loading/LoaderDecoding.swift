@@ -4,9 +4,10 @@ import Foundation
 /// The decode step every built-in loader shares: the context's coder or `CodersManager.shared`,
 /// the caller's decode options, and SDWebImage's "empty data / zero pixels is bad data" rule.
 enum LoaderDecoding {
-    /// The coder a request decodes with.
-    static func coder(for context: WebImageContext) -> any ImageCoding {
-        context.imageCoder ?? CodersManager.shared
+    /// The coder a request decodes with: the context's (or the shared coders), behind the
+    /// context's animated-image factory when it names one.
+    static func coder(for context: WebImageContext, options: WebImageOptions) -> any ImageCoding {
+        AnimatedImageFactoryCoder.coder(for: context, options: options)
     }
 
     /// The decode options one caller's request implies: the manager's resolved ones, else derived

@@ -9,8 +9,10 @@ final class PartialImageDecoder: @unchecked Sendable {  // `decoder` is guarded 
     private let lock = NSLock()
     private var decoder: (any IncrementalImageDecoding)?
 
-    /// Nil when `coder` cannot decode progressively at all.
+    /// Nil when `coder` cannot decode progressively at all. Partial images come from the
+    /// request's coder even when an animated-image factory makes the final one.
     init?(coder: any ImageCoding, options: DecodeOptions) {
+        let coder = (coder as? AnimatedImageFactoryCoder)?.base ?? coder
         guard let progressive = coder as? any ProgressiveImageCoding else { return nil }
         self.coder = progressive
         self.options = options

@@ -17,8 +17,8 @@ import Foundation
 /// - `imageTypeIdentifierHint`: there are no UTIs on Linux, and every decoder recognises its format
 ///   from the bytes (`ImageFormat.detect(_:)`), so a hint would have nothing to decide.
 /// - `imageDecodeToHDR`: bitmaps are 8-bit RGBA; there is no HDR decode.
-/// - `animatedImageClass`: one ``Image`` class serves stills and animations; an animation decodes
-///   its frames on request (``Image/animation``), as an `SDAnimatedImage` does.
+/// - `animatedImageClass`: ``animatedImageFactory`` (a factory, not a class: one ``Image`` class
+///   serves stills and animations; the factory's name marks the images it makes).
 /// - `customManager`: the view binding (`ImageTarget`) takes the manager as a `manager:` parameter.
 /// - `loaderCachedImage`: a `refreshCached` load hands the loader the cached copy's HTTP
 ///   ``validators`` instead of the cached image; an origin without validators is answered by
@@ -58,6 +58,7 @@ public struct WebImageContext: Sendable {
         var retryStrategy: RetryStrategy? = nil
         var validators: HTTPValidators? = nil
         var decodeOptions: DecodeOptions? = nil
+        var animatedImageFactory: (any AnimatedImageFactory)? = nil
 
         init() {}
 
@@ -90,6 +91,7 @@ public struct WebImageContext: Sendable {
             copy.retryStrategy = retryStrategy
             copy.validators = validators
             copy.decodeOptions = decodeOptions
+            copy.animatedImageFactory = animatedImageFactory
             return copy
         }
     }
@@ -104,6 +106,13 @@ public struct WebImageContext: Sendable {
     public var imageCoder: (any ImageCoding)? {
         get { storage.imageCoder }
         set { mutableStorage().imageCoder = newValue }
+    }
+    /// Makes the request's animated images before its coder is tried (SDWebImage's
+    /// `animatedImageClass`); data it declines goes to the coder unless the request has
+    /// ``WebImageOptions/matchAnimatedImageClass``. Not used for first-frame-only decodes.
+    public var animatedImageFactory: (any AnimatedImageFactory)? {
+        get { storage.animatedImageFactory }
+        set { mutableStorage().animatedImageFactory = newValue }
     }
     // MARK: Manager entries
     /// The loader for this request instead of the manager's.

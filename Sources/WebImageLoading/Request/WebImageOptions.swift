@@ -7,8 +7,7 @@ import WebImageCodecs
 /// - `continueInBackground`: iOS background tasks; ignored.
 /// - `forceTransition`, `waitTransition`: there are no view transitions to run; accepted, ignored.
 /// - `transformVectorImage`: no vector formats decode here; accepted, ignored.
-/// - bit 18 `avoidDecodeImage` and bit 21 `matchAnimatedImageClass` are not defined: images are
-///   always decoded to bitmaps, and there is one image class.
+/// - bit 18 `avoidDecodeImage` is not defined: images are always decoded to bitmaps.
 public struct WebImageOptions: OptionSet, Sendable, Hashable {
     /// The bits, the same as SDWebImage's `SDWebImageOptions` values.
     public let rawValue: UInt32
@@ -57,6 +56,10 @@ public struct WebImageOptions: OptionSet, Sendable, Hashable {
     /// Decode every frame of an animation now and hold them all, instead of on request (disk and
     /// download decodes; within `DecodeLimits.maxTotalBytes`).
     public static let preloadAllFrames = WebImageOptions(rawValue: 1 << 20)
+    /// The image must be made by the context's `animatedImageFactory`: a memory hit made
+    /// otherwise is a miss, and data the factory declines fails with `badImageData` instead of
+    /// going to the coder. No effect without a factory, or with ``decodeFirstFrameOnly``.
+    public static let matchAnimatedImageClass = WebImageOptions(rawValue: 1 << 21)
     /// Call the completion only after the image has been written to the disk cache.
     public static let waitStoreCache = WebImageOptions(rawValue: 1 << 22)
     /// Let the transformer run on vector images (none decode here yet).
@@ -83,6 +86,7 @@ public struct WebImageOptions: OptionSet, Sendable, Hashable {
         ("queryDiskDataSync", .queryDiskDataSync), ("fromCacheOnly", .fromCacheOnly),
         ("fromLoaderOnly", .fromLoaderOnly), ("forceTransition", .forceTransition),
         ("decodeFirstFrameOnly", .decodeFirstFrameOnly), ("preloadAllFrames", .preloadAllFrames),
+        ("matchAnimatedImageClass", .matchAnimatedImageClass),
         ("waitStoreCache", .waitStoreCache), ("transformVectorImage", .transformVectorImage),
         ("avoidAutoCancelImage", .avoidAutoCancelImage), ("waitTransition", .waitTransition),
         ("respectsHTTPFreshness", .respectsHTTPFreshness),

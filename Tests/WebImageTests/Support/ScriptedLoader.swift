@@ -321,7 +321,7 @@ final class ScriptedLoad: ImageLoadCancellable {
         self.script = script
         callbacks = Mutex(Callbacks(progress: progress, completion: completion))
         // The real loaders' decode step: the context's coder and the caller's decode options.
-        coder = LoaderDecoding.coder(for: context)
+        coder = LoaderDecoding.coder(for: context, options: request.options)
         let progressive = request.options.contains(.progressiveLoad) && context.decryptor == nil
         partialDecoder = progressive ? PartialImageDecoder(coder: coder, options: request.decodeOptions) : nil
     }
