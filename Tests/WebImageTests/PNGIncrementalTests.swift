@@ -55,14 +55,27 @@ struct PNGIncrementalTests {
         #expect(try decoder.currentImage()?.bitmap == source)
     }
 
-    @Test func animationWaitsUntilFinished() throws {
+    @Test func anAnimationShowsItsFirstFrameUntilASecondHasArrived() throws {
         let frames = [PNGFixtures.Frame(bitmap: source), PNGFixtures.Frame(bitmap: PNGFixtures.solid(24, 20, .white))]
         let data = PNGFixtures.apng(canvas: source.size, frames: frames)
         let decoder = coder.makeIncrementalDecoder(options: .default)
         decoder.update(data.prefix(data.count * 3 / 4), finished: false)
-        #expect(try decoder.currentImage() == nil)
+        let first = try #require(try decoder.currentImage())
+        #expect(first.isPartial && first.frameCount == 1 && first.bitmap == source)
         decoder.update(data, finished: true)
         #expect(try decoder.currentImage()?.frames.count == 2)
+    }
+
+    @Test func anAPNGWhoseDefaultImageIsNotAFrameShowsNothingUntilTwoFramesArrive() throws {
+        let frames = [PNGFixtures.Frame(bitmap: PNGFixtures.solid(24, 20, .white)),
+                      PNGFixtures.Frame(bitmap: source), PNGFixtures.Frame(bitmap: source)]
+        let data = PNGFixtures.apng(canvas: source.size, frames: frames, defaultImage: PNGFixtures.solid(24, 20, .black))
+        let decoder = coder.makeIncrementalDecoder(options: .default)
+        decoder.update(data.prefix(data.count / 3), finished: false)
+        #expect(try decoder.currentImage() == nil)
+        decoder.update(data.prefix(data.count - 13), finished: false)
+        let arrived = try #require(try decoder.currentImage())
+        #expect(arrived.isPartial && arrived.frameCount == 2 && arrived.bitmap.pixel(x: 0, y: 0) == .white)
     }
 
     @Test func badFinishedDataThrows() throws {

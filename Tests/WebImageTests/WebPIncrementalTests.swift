@@ -46,11 +46,14 @@ struct WebPIncrementalTests {
         #expect(try decoder.currentImage()?.pixelSize == PixelSize(width: 64, height: 32))
     }
 
-    @Test func animationShowsNothingUntilFinished() throws {
+    @Test func animationShowsItsFirstFrameOnceItHasArrived() throws {
         let data = try WebPFixtures.animation([TestBitmaps.red, TestBitmaps.blue], durations: [0.1, 0.1])
         let decoder = coder.makeIncrementalDecoder(options: .default)
-        decoder.update(data.prefix(data.count - 8), finished: false)
+        decoder.update(data.prefix(30), finished: false)
         #expect(try decoder.currentImage() == nil)
+        decoder.update(data.prefix(data.count - 8), finished: false)
+        let first = try #require(try decoder.currentImage())
+        #expect(first.isPartial && first.frameCount == 1 && first.bitmap.pixel(x: 0, y: 0) == TestBitmaps.red)
         decoder.update(data, finished: true)
         let image = try #require(try decoder.currentImage())
         #expect(image.frames.count == 2)

@@ -110,7 +110,8 @@ struct RedisSingleFlightTests {
             let a = RedisClient(configuration: redis.configuration()), b = RedisClient(configuration: redis.configuration())
             defer { a.close(); b.close() }
             let storeA = RedisStore(client: a, namespace: "flight"), storeB = RedisStore(client: b, namespace: "flight")
-            guard case .lead(let lease) = await storeA.valueOrLease(forKey: "k") else {
+            // A lease that outlives any stall of a loaded machine: B must find it held.
+            guard case .lead(let lease) = await storeA.valueOrLease(forKey: "k", leaseMilliseconds: 600_000) else {
                 Issue.record("the first asker did not get the lease")
                 return
             }
@@ -140,7 +141,7 @@ struct RedisSingleFlightTests {
             let client = RedisClient(configuration: redis.configuration())
             defer { client.close() }
             let store = RedisStore(client: client, namespace: "flight")
-            guard case .lead(let lease) = await store.valueOrLease(forKey: "k") else {
+            guard case .lead(let lease) = await store.valueOrLease(forKey: "k", leaseMilliseconds: 600_000) else {
                 Issue.record("no lease")
                 return
             }

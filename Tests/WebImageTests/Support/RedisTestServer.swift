@@ -32,9 +32,10 @@ final class RedisTestServer: Sendable {
     /// A configuration for a client of this server.
     func configuration(_ adjust: (inout RedisConfiguration) -> Void = { _ in }) -> RedisConfiguration {
         var configuration = RedisConfiguration(host: "127.0.0.1", port: port)
-        // Generous for a loaded 2-core test machine; the timeout tests set their own.
-        configuration.connectTimeoutMilliseconds = 2000
-        configuration.operationTimeoutMilliseconds = 2000
+        // Generous for a 2-core test machine saturated by compiles (a reply there has taken over
+        // 2 s); only an upper bound, so passing runs are no slower. The timeout tests set their own.
+        configuration.connectTimeoutMilliseconds = 15_000
+        configuration.operationTimeoutMilliseconds = 15_000
         adjust(&configuration)
         return configuration
     }

@@ -38,18 +38,47 @@ enum APNGDecoder {
                      scale: options.scaleFactor, decodeOptions: options, colorProfile: color.profile)
     }
 
-    /// An animation whose frames after the first are decoded when asked for.
+    /// The frames of a downloading APNG that have fully arrived, as a partial animation decoded
+    /// on demand; nil until two frames have arrived, for a first-frame-only decode, and for bytes
+    /// that are not an APNG.
+    static func decodeArrivedFrames(_ data: Data, options: DecodeOptions) throws -> Image? {
+        guard !options.firstFrameOnly else { return nil }
+        return try data.withUnsafeBytes { raw -> Image? in
+            let bytes = raw.bindMemory(to: UInt8.self)
+            guard PNGChunks.hasAnimationControl(bytes) else { return nil }
+            let apng = try APNGReader.read(bytes, arrivedOnly: true)
+            guard apng.frames.count > 1 else { return nil }
+            try options.limits.check(apng.canvas, format: .apng)
+            guard apng.declaredFrameCount <= options.limits.maxFrames else {
+                throw WebImageError(.imageTooLarge, "The APNG animation declares \(apng.declaredFrameCount) frames, over the limit of \(options.limits.maxFrames).")
+            }
+            return try decodeLazily(data, apng: apng, bytes: bytes, options: options,
+                                    color: PNGColorChunks.plan(bytes, options: options), isPartial: true)
+        }
+    }
+
+    /// How many frames of a downloading APNG have fully arrived (0 for bad data), from the chunk
+    /// headers alone.
+    static func arrivedFrameCount(_ data: Data) -> Int {
+        data.withUnsafeBytes { raw in
+            (try? APNGReader.read(raw.bindMemory(to: UInt8.self), arrivedOnly: true))?.frames.count ?? 0
+        }
+    }
+
+    /// An animation whose frames after the first are decoded when asked for. A partial one (the
+    /// data still arriving) keeps no data of its own to store.
     private static func decodeLazily(_ data: Data, apng: APNGStructure, bytes: UnsafeBufferPointer<UInt8>,
-                                     options: DecodeOptions, color: ColorManagement.Plan) throws -> Image {
+                                     options: DecodeOptions, color: ColorManagement.Plan,
+                                     isPartial: Bool = false) throws -> Image {
         let orientation = PNGChunks.exifOrientation(bytes)
         let decoder = APNGAnimationDecoder(data: data, apng: apng, options: options, color: color,
                                            orientation: orientation)
         let header = AnimationHeader(loopCount: apng.loopCount, durations: apng.frames.map(\.control.duration),
                                      frameSize: decoder.frameSize)
         let poster = try decoder.decodeFrame(at: 0)
-        let frames = AnimatedFrames(header: header, data: data, poster: poster, decoder: decoder)
+        let frames = AnimatedFrames(header: header, data: isPartial ? nil : data, poster: poster, decoder: decoder)
         return Image(animation: frames, format: .apng, scale: options.scaleFactor, decodeOptions: options,
-                     colorProfile: color.profile)
+                     isPartial: isPartial, colorProfile: color.profile)
     }
 
     /// The unblended pixels of one frame (its own rectangle), decoded by libspng.

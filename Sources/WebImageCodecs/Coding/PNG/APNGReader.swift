@@ -39,9 +39,12 @@ struct APNGStructure {
     var frames: [Frame] = []
 }
 
-/// Reads an ``APNGStructure`` from a complete APNG stream.
+/// Reads an ``APNGStructure`` from a complete APNG stream, or from the part of one received so far.
 enum APNGReader {
-    static func read(_ bytes: UnsafeBufferPointer<UInt8>) throws -> APNGStructure {
+    /// The structure of `bytes`. `arrivedOnly`: the bytes may stop anywhere (a download in
+    /// progress); the structure then lists only the frames that have fully arrived — those
+    /// followed by another frame's control or by IEND — instead of refusing the truncation.
+    static func read(_ bytes: UnsafeBufferPointer<UInt8>, arrivedOnly: Bool = false) throws -> APNGStructure {
         var chunks = PNGChunks(bytes)
         guard let ihdr = chunks.next(), ihdr.type == PNGChunks.IHDR, ihdr.length == 13 else {
             throw WebImageError.badData("The PNG data does not start with a valid IHDR chunk.")
@@ -78,6 +81,11 @@ enum APNGReader {
                 break
             }
             if sawEnd { break }
+        }
+        if !sawEnd, arrivedOnly {
+            // More data chunks of the last frame may still come.
+            if !apng.frames.isEmpty { apng.frames.removeLast() }
+            return apng
         }
         guard sawEnd else {
             throw WebImageError.badData("The APNG data is truncated: it ends before the IEND chunk.")

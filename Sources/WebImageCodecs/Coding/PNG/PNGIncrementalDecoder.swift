@@ -1,11 +1,14 @@
 import CSPNG
 import Foundation
 
-/// Shows a non-interlaced PNG row by row while it downloads.
+/// Shows a non-interlaced PNG row by row while it downloads, and an APNG's frames as they arrive.
 ///
 /// libspng cannot pause and resume, so each look re-decodes the bytes received so far and keeps
 /// the rows that came out whole; to keep that cheap it only re-decodes once the data has grown by
-/// an eighth since the last attempt. Interlaced PNGs and APNGs give `nil` until finished.
+/// an eighth since the last attempt. Interlaced PNGs give `nil` until finished. An APNG shows its
+/// default image row by row (when it is the first frame), then, once two frames have fully arrived, a partial animation of
+/// the frames received so far (decoded on demand: each new frame costs a walk of the chunk
+/// headers and the poster's decode).
 final class PNGIncrementalDecoder: IncrementalImageDecoding {
     private let options: DecodeOptions
     private var data = Data()
@@ -13,17 +16,29 @@ final class PNGIncrementalDecoder: IncrementalImageDecoding {
     private var attemptedCount = 0
     private var partial: Image?
     private var completed: Result<Image, WebImageError>?
+    /// The last partial animation of an APNG, the byte count last read and the frame count last tried.
+    private var arrivedAnimation: Image?
+    private var arrivedByteCount = 0
+    private var attemptedFrameCount: Int?
 
     init(options: DecodeOptions) { self.options = options }
 
     func update(_ data: Data, finished: Bool) {
         if !finished || data.count != self.data.count { completed = nil }
+        if data.count < self.data.count { // a restarted download
+            arrivedAnimation = nil
+            arrivedByteCount = 0
+            attemptedFrameCount = nil
+            attemptedCount = 0
+            partial = nil
+        }
         self.data = data
         self.finished = finished
     }
 
     func currentImage() throws -> Image? {
         if finished { return try finalImage() }
+        if let animation = arrivedFrames() { return animation }
         let grown = data.count - attemptedCount
         guard grown > 0, grown >= attemptedCount / 8 else { return partial }
         attemptedCount = data.count
@@ -32,6 +47,20 @@ final class PNGIncrementalDecoder: IncrementalImageDecoding {
             partial = image
         }
         return partial
+    }
+
+    /// The APNG frames that have fully arrived, as a partial animation rebuilt as more arrive
+    /// (``ArrivedFramesPacing``); nil for a still PNG and until two frames are in.
+    private func arrivedFrames() -> Image? {
+        guard arrivedByteCount != data.count else { return arrivedAnimation }
+        arrivedByteCount = data.count
+        let count = APNGDecoder.arrivedFrameCount(data)
+        guard count > 1, ArrivedFramesPacing.shouldShow(arrived: count, shown: attemptedFrameCount) else {
+            return arrivedAnimation
+        }
+        attemptedFrameCount = count
+        if let image = try? APNGDecoder.decodeArrivedFrames(data, options: options) { arrivedAnimation = image }
+        return arrivedAnimation
     }
 
     /// The complete decode, computed once per finished buffer.
@@ -50,9 +79,12 @@ final class PNGIncrementalDecoder: IncrementalImageDecoding {
     }
 
     /// The rows decodable from `bytes` so far, undecoded rows transparent; nil when none are,
-    /// when the image is interlaced or animated, or when its header is past the limits.
+    /// when the image is interlaced, an APNG whose default image is not its first frame, or past
+    /// the limits.
     private func decodePartial(_ bytes: UnsafeBufferPointer<UInt8>) -> Image? {
-        guard ImageFormat.detect(bytes) == .png, PNGChunks.imageDataStarted(bytes) else { return nil }
+        let format = ImageFormat.detect(bytes)
+        guard format == .png || (format == .apng && PNGChunks.defaultImageIsFirstFrame(bytes)),
+              PNGChunks.imageDataStarted(bytes) else { return nil }
         guard let ctx = try? SPNGContext(decoding: bytes, limits: options.limits),
               let ihdr = try? ctx.header(), ihdr.interlace_method == 0 else { return nil }
         let size = PixelSize(width: Int(ihdr.width), height: Int(ihdr.height))
@@ -104,6 +136,16 @@ extension PNGChunks {
                 + Array(payload) + PNGWriter.bigEndian(crc)
         }
         return Array(bytes[0..<Swift.min(offset, bytes.count)])
+    }
+
+    /// True when an APNG's default image (its IDAT) is the animation's first frame: an `fcTL`
+    /// comes before the first IDAT. Otherwise the default image is only for viewers without APNG.
+    static func defaultImageIsFirstFrame(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        for chunk in PNGChunks(bytes) {
+            if chunk.type == fcTL { return true }
+            if chunk.type == IDAT { return false }
+        }
+        return false
     }
 
     /// True once the bytes reach the start of the first IDAT chunk (its header has arrived).

@@ -8,8 +8,10 @@ import Foundation
 enum WebPAnimationDecoder {
     /// `data` is what `bytes` point into: an animation keeps it and decodes frames on request,
     /// unless `options` asks for the first frame only or for every frame now.
+    /// `isPartial`: the frames of a download still in progress (the image is marked partial and
+    /// keeps no data of its own to store).
     static func decode(_ bytes: UnsafeBufferPointer<UInt8>, data: Data, features: WebPBitstreamFeatures,
-                       options: DecodeOptions) throws -> Image {
+                       options: DecodeOptions, isPartial: Bool = false) throws -> Image {
         let canvas = WebPBitstream.size(of: features)
         try options.limits.check(canvas, format: .webp)
         let container = try WebPContainer(bytes)
@@ -24,7 +26,7 @@ enum WebPAnimationDecoder {
         let target = orientation.turning(displayedTarget)
         if options.decodesFramesLazily, container.frameCount > 1 {
             return try decodeLazily(data, container: container, canvas: canvas, storedTarget: target,
-                                    color: color, options: options)
+                                    color: color, options: options, isPartial: isPartial)
         }
         try options.limits.checkAnimation(target, frames: count, format: .webp)
 
@@ -64,14 +66,15 @@ enum WebPAnimationDecoder {
             previousTimestamp = timestamp
         }
         return Image(frames: frames, loopCount: Int(info.loop_count), format: .webp,
-                     scale: options.scaleFactor, decodeOptions: options, colorProfile: color.profile)
+                     scale: options.scaleFactor, decodeOptions: options, isPartial: isPartial,
+                     colorProfile: color.profile)
     }
 
     /// An animation whose frames after the first are decoded when asked for; frames are held
     /// one at a time, so only the frame count is limited, not their total.
     private static func decodeLazily(_ data: Data, container: WebPContainer, canvas: PixelSize,
                                      storedTarget: PixelSize, color: ColorManagement.Plan,
-                                     options: DecodeOptions) throws -> Image {
+                                     options: DecodeOptions, isPartial: Bool) throws -> Image {
         guard container.frameCount <= options.limits.maxFrames else {
             throw WebImageError(.imageTooLarge, "The WebP animation has \(container.frameCount) frames, over the limit of \(options.limits.maxFrames).")
         }
@@ -84,9 +87,9 @@ enum WebPAnimationDecoder {
                                      durations: container.frameMilliseconds.map(frameDuration(milliseconds:)),
                                      frameSize: container.orientation.turning(storedTarget))
         let poster = try decoder.decodeFrame(at: 0)
-        let frames = AnimatedFrames(header: header, data: data, poster: poster, decoder: decoder)
+        let frames = AnimatedFrames(header: header, data: isPartial ? nil : data, poster: poster, decoder: decoder)
         return Image(animation: frames, format: .webp, scale: options.scaleFactor, decodeOptions: options,
-                     colorProfile: color.profile)
+                     isPartial: isPartial, colorProfile: color.profile)
     }
 
     /// Seconds for a frame shown `milliseconds` long, by ``FrameDelay/displaySeconds(_:)``.

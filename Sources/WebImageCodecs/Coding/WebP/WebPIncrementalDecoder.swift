@@ -1,12 +1,15 @@
 import CWebP
 import Foundation
 
-/// Shows a still WebP while its bytes arrive, using libwebp's incremental decoder.
+/// Shows a WebP while its bytes arrive: a still one row by row with libwebp's incremental
+/// decoder, an animated one frame by frame.
 ///
 /// Each update feeds only the new bytes; ``currentImage()`` copies the rows decoded so far into a
-/// partial image (the rest transparent). Animated files give `nil` until the download finishes.
-/// Orientation is only known at the end (the EXIF chunk follows the pixels), so partial images
-/// are in stored orientation and the finished image is the regular full decode.
+/// partial image (the rest transparent). An animation shows its first frame once it has fully
+/// arrived, then a partial animation of the frames received so far (decoded on demand, from a
+/// file of the arrived frames: ``WebPArrivedFrames``). Orientation is only known at the end (the
+/// EXIF chunk follows the pixels), so partial images are in stored orientation and the finished
+/// image is the regular full decode.
 final class WebPIncrementalDecoder: IncrementalImageDecoding {
     private let options: DecodeOptions
     private var data = Data()
@@ -19,6 +22,11 @@ final class WebPIncrementalDecoder: IncrementalImageDecoding {
     /// Set when no partial images can be shown (animated, too large, or bad data).
     private var givenUp = false
     private var finalResult: Result<Image, WebImageError>?
+    /// True once the header says the file is animated.
+    private var isAnimated = false
+    /// The last partial image of an animation, and the frame count last tried.
+    private var arrivedImage: Image?
+    private var attemptedFrameCount: Int?
 
     init(options: DecodeOptions) {
         self.options = options
@@ -27,9 +35,11 @@ final class WebPIncrementalDecoder: IncrementalImageDecoding {
     deinit { release() }
 
     func update(_ data: Data, finished: Bool) {
-        if data.count < appended { // a different (restarted) buffer: start over
+        if data.count < appended || data.count < self.data.count { // a different (restarted) buffer: start over
             release()
             givenUp = false
+            arrivedImage = nil
+            attemptedFrameCount = nil
         }
         self.data = data
         self.finished = finished
@@ -43,6 +53,7 @@ final class WebPIncrementalDecoder: IncrementalImageDecoding {
 
     func currentImage() throws -> Image? {
         if finished { return try finishedImage() }
+        if isAnimated { return arrivedFrames() }
         guard let decoder else { return nil }
         var lastY: Int32 = 0, width: Int32 = 0, height: Int32 = 0, stride: Int32 = 0
         guard let rows = WebPIDecGetRGB(decoder, &lastY, &width, &height, &stride),
@@ -57,6 +68,28 @@ final class WebPIncrementalDecoder: IncrementalImageDecoding {
         }
         return Image(bitmap: bitmap, format: .webp, scale: options.scaleFactor, decodeOptions: options,
                      isPartial: true)
+    }
+
+    /// The frames of an animation that have fully arrived: the first as a still, then a partial
+    /// animation, rebuilt as more frames arrive (``ArrivedFramesPacing``).
+    private func arrivedFrames() -> Image? {
+        let file = data.withUnsafeBytes { raw -> [UInt8]? in
+            let bytes = raw.bindMemory(to: UInt8.self)
+            guard let scan = WebPArrivedFrames.scan(bytes),
+                  ArrivedFramesPacing.shouldShow(arrived: scan.frameCount, shown: attemptedFrameCount) else { return nil }
+            attemptedFrameCount = scan.frameCount
+            return WebPArrivedFrames.file(scan, of: bytes)
+        }
+        guard let file else { return arrivedImage }
+        let fileData = Data(file)
+        let image = fileData.withUnsafeBytes { raw -> Image? in
+            let bytes = raw.bindMemory(to: UInt8.self)
+            guard let features = try? WebPBitstream.features(of: bytes), features.has_animation != 0 else { return nil }
+            return try? WebPAnimationDecoder.decode(bytes, data: fileData, features: features, options: options,
+                                                    isPartial: true)
+        }
+        if let image { arrivedImage = image }
+        return arrivedImage
     }
 
     /// The regular decode of the complete data, computed once.
@@ -98,6 +131,8 @@ final class WebPIncrementalDecoder: IncrementalImageDecoding {
         }
         if status == VP8_STATUS_NOT_ENOUGH_DATA { return false }
         guard status == VP8_STATUS_OK, features.has_animation == 0 else {
+            // An animation is shown from its arrived frames, not by libwebp's incremental decoder.
+            isAnimated = status == VP8_STATUS_OK
             givenUp = true
             return false
         }
