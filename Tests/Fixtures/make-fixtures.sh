@@ -50,6 +50,7 @@ avifenc $q --cicp 1/13/6 patch.png avif/srgb-nclx.avif
 avifenc $q --cicp 9/1/6 patch.png avif/bt2020-nclx.avif
 avifenc $q --cicp 9/16/6 patch.png avif/pq-nclx.avif
 avifenc $q --icc test-display-p3.icc patch.png avif/p3-icc.avif
+avifenc $q --cicp 12/13/6 --timescale 10 patch.png patch.png patch.png avif/p3-nclx-sequence.avif
 # avifdec is the reference for pixels (it decodes the first frame, and applies no irot/imir);
 # heif-convert, which applies them, is the reference for the oriented files.
 for f in still-8bit still-10bit still-12bit alpha grid-2x2 sequence; do

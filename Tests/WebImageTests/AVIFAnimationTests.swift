@@ -1,3 +1,4 @@
+import CAVIF
 import Foundation
 import Testing
 @testable import WebImage
@@ -51,6 +52,18 @@ struct AVIFAnimationTests {
         #expect(image.animation?.decodeCount == 5)
         // Consecutive frames differ: each frame is really its own.
         #expect(try image.frame(at: 1).bitmap != image.frame(at: 2).bitmap)
+    }
+
+    @Test func theFixtureHasAKeyframeEveryTwoFrames() throws {
+        // What the seeking tests rely on: frames 1, 3 and 5 need their predecessor, so reaching
+        // them out of order means decoding from the keyframe before them.
+        var data = [UInt8](try CodecFixtures.data(Self.path))
+        let keyframes = try data.withUnsafeMutableBufferPointer { bytes -> [Bool] in
+            let decoder = try AVIFDecoder.parsedDecoder(UnsafeBufferPointer(bytes), sizeLimit: 1 << 20)
+            defer { avifDecoderDestroy(decoder) }
+            return (0..<6).map { avifDecoderIsKeyframe(decoder, UInt32($0)) != 0 }
+        }
+        #expect(keyframes == [true, false, true, false, true, false])
     }
 
     @Test func randomOrderEqualsInOrderAndTheEagerDecode() throws {

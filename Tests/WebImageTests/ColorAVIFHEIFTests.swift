@@ -9,7 +9,8 @@ import Testing
 /// Fixtures (Tests/Fixtures/make-fixtures.sh): a 16×16 patch of ColorFixtures.patch
 /// (230, 60, 40), from tools/mkpatch.py, tagged
 /// - AVIF by `avifenc -s 8 --min 2 --max 2 -y 444 --cicp P/T/6 patch.png` (`p3-nclx`: 12/13,
-///   `srgb-nclx`: 1/13, `bt2020-nclx`: 9/1, `pq-nclx`: 9/16) and `--icc test-display-p3.icc`
+///   `srgb-nclx`: 1/13, `bt2020-nclx`: 9/1, `pq-nclx`: 9/16; `p3-nclx-sequence`: 12/13 with
+///   `--timescale 10 patch.png patch.png patch.png`, three frames) and `--icc test-display-p3.icc`
 ///   (`p3-icc`; tools/p3icc.c writes the profile, made as ColorFixtures.displayP3 is);
 /// - HEIF by tools/heifgen.c (libheif's encoder with an nclx profile and libheif's macOS
 ///   workaround off: `p3-nclx`, `srgb-nclx`) and `heif-enc -q 90 -p chroma=444` from a PNG
@@ -71,6 +72,21 @@ struct ColorAVIFHEIFTests {
         let profile = try #require(image.colorProfile)
         #expect(!profile.isReadable && profile.description == nil)
         #expect(image.bitmap == (try decode(Self.off)).bitmap)
+    }
+
+    @Test(arguments: [false, true])
+    func everyFrameOfASequenceIsConverted(_ preload: Bool) throws {
+        let still = try decode("avif/p3-nclx.avif").bitmap.pixel(x: 8, y: 8)
+        let raw = try decode("avif/p3-nclx-sequence.avif", DecodeOptions(convertsToSRGB: false, preloadsAllFrames: preload))
+        let image = try decode("avif/p3-nclx-sequence.avif", DecodeOptions(preloadsAllFrames: preload))
+        #expect(image.frameCount == 3 && image.colorProfile?.description == "Display P3 (nclx)")
+        #expect(raw.colorProfile?.description == "Display P3 (nclx)")
+        for index in [2, 1, 0] {
+            let got = try image.frame(at: index).bitmap.pixel(x: 8, y: 8)
+            let stored = try raw.frame(at: index).bitmap.pixel(x: 8, y: 8)
+            #expect(ColorFixtures.near(got, [still.r, still.g, still.b]), "frame \(index): \(got), the still gives \(still)")
+            #expect(ColorFixtures.near(stored, [230, 60, 40], tolerance: 4), "frame \(index) stored \(stored)")
+        }
     }
 
     @Test func bt2020ByNCLX() throws {

@@ -11,9 +11,6 @@ enum AVIFDecoder {
     /// libavif's largest allowed `imageSizeLimit` (its default): 16384 × 16384.
     static let librarySizeLimit = 16384 * 16384
 
-    /// How many bytes more than it holds a file's boxes may declare (a truncated file's `mdat`).
-    static let missingBytesAllowance: UInt64 = 1 << 30
-
     /// The header facts: the size as shown and the frame count.
     static func info(_ bytes: UnsafeBufferPointer<UInt8>) throws -> ImageInfo {
         try withParsedDecoder(bytes, sizeLimit: librarySizeLimit) { decoder in
@@ -96,11 +93,12 @@ enum AVIFDecoder {
             guard let io = avifIOCreateMemoryReader(bytes.baseAddress, bytes.count) else {
                 throw WebImageError(.imageTooLarge, "libavif could not allocate a reader (out of memory).")
             }
-            // The size hint is what libavif lets the boxes declare. A cut-off file (a download
-            // that ended early) declares more than it holds; with a bound above the data, its
-            // header still parses and each frame fails only when its own bytes are missing
-            // (reads stay within the data). The decoder owns and frees the reader.
-            io.pointee.sizeHint = UInt64(bytes.count) + Self.missingBytesAllowance
+            // The size hint bounds what libavif lets boxes and items declare (and the buffer it
+            // may allocate to merge an item's extents). A cut-off file (a download that ended
+            // early) declares more than it holds: with twice the data as the bound, one that
+            // lost up to half its bytes still parses, and each frame fails only when its own
+            // bytes are missing (reads stay within the data). The decoder owns the reader.
+            io.pointee.sizeHint = UInt64(bytes.count) * 2
             avifDecoderSetIO(decoder, io)
             try AVIFFailure.check(avifDecoderParse(decoder), "reading the AVIF header", diagnostics: diagnostics(decoder))
             guard decoder.pointee.image != nil else {
