@@ -16,6 +16,12 @@ python3 "$here/tools/mkpng.py" 128 96
 python3 "$here/tools/mkpng.py" 128 128
 python3 "$here/tools/mkpng.py" 63 47
 python3 "$here/tools/mkapng.py" 64 48
+python3 "$here/tools/mkframes.py" 48 32 6
+# The colour tests' patch, plain and with a Display P3 profile made by lcms2 (tools/p3icc.c).
+gcc -O1 -o p3icc "$here/tools/p3icc.c" $(pkg-config --cflags --libs lcms2)
+./p3icc
+python3 "$here/tools/mkpatch.py"
+python3 "$here/tools/mkpatch.py" test-display-p3.icc
 
 mkdir -p avif/reference heif/reference
 # AVIF: 8-bit 4:2:0, 10-bit 4:2:0, 12-bit 4:4:4, alpha, rotations and mirrors, a 2x2 grid and a
@@ -29,11 +35,30 @@ avifenc -s 6 --min 20 --max 24 --irot 3 --imir 1 rgb-64x48.png avif/irot3-imir1.
 avifenc -s 6 --min 20 --max 24 --imir 0 rgb-64x48.png avif/imir0.avif
 avifenc -s 8 --min 30 --max 34 -g 2x2 rgb-128x128.png avif/grid-2x2.avif
 avifenc -s 8 --min 30 --max 34 --fps 10 rgb-64x48.png rgba-64x48.png rgb-64x48.png avif/sequence.avif
+# Animated sequences: six 8-bit frames with alpha, 100/50/200/30/5/100 ms, a keyframe every
+# two frames; three 10-bit frames turned by irot 1 and imir 0.
+avifenc -s 8 --min 24 --max 28 -k 2 --timescale 1000 --duration 100 frame-0.png --duration 50 frame-1.png \
+  --duration 200 frame-2.png --duration 30 frame-3.png --duration 5 frame-4.png --duration 100 frame-5.png \
+  avif/animation.avif
+avifenc -s 8 --min 24 --max 28 -d 10 --irot 1 --imir 0 --timescale 10 frame-0.png frame-2.png frame-4.png \
+  avif/animation-10bit-irot.avif
+# Colour: the patch tagged by nclx (Display P3, sRGB, BT.2020 with the BT.709 curve, BT.2020 PQ)
+# and by an ICC profile.
+q="-s 8 --min 2 --max 2 -y 444"
+avifenc $q --cicp 12/13/6 patch.png avif/p3-nclx.avif
+avifenc $q --cicp 1/13/6 patch.png avif/srgb-nclx.avif
+avifenc $q --cicp 9/1/6 patch.png avif/bt2020-nclx.avif
+avifenc $q --cicp 9/16/6 patch.png avif/pq-nclx.avif
+avifenc $q --icc test-display-p3.icc patch.png avif/p3-icc.avif
+avifenc $q --cicp 12/13/6 --timescale 10 patch.png patch.png patch.png avif/p3-nclx-sequence.avif
 # avifdec is the reference for pixels (it decodes the first frame, and applies no irot/imir);
 # heif-convert, which applies them, is the reference for the oriented files.
 for f in still-8bit still-10bit still-12bit alpha grid-2x2 sequence; do
   avifdec -d 8 "avif/$f.avif" "avif/reference/$f.png"
 done
+# Each frame of the sequences (avifdec applies no irot/imir: the tests turn the references).
+for i in 0 1 2 3 4 5; do avifdec -d 8 --index $i avif/animation.avif avif/reference/animation-$i.png; done
+for i in 0 1 2; do avifdec -d 8 --index $i avif/animation-10bit-irot.avif avif/reference/animation-10bit-irot-$i.png; done
 for f in irot1 irot3-imir1 imir0; do
   heif-convert "avif/$f.avif" "avif/reference/$f.png"
 done
@@ -45,7 +70,9 @@ heif-enc -q 60 -b 10 -o heif/still-10bit.heic rgb16-64x48.png
 heif-enc -q 60 -t 32 -o heif/thumbnail.heic rgb-128x96.png
 heif-enc -q 60 -o heif/odd-grid.heic rgb-63x47.png
 heif-enc -q 90 -L -p chroma=444 --premultiplied-alpha -o heif/premultiplied.heic rgba-64x48.png
-# libheif's API for the rest: irot/imir orientations and a thumbnail of another picture.
+heif-enc -q 90 -p chroma=444 -o heif/p3-icc.heic patch-icc.png
+# libheif's API for the rest: irot/imir orientations, a thumbnail of another picture, the patch
+# tagged by an nclx box (Display P3, sRGB).
 gcc -O1 -o heifgen "$here/tools/heifgen.c" $(pkg-config --cflags --libs libheif)
 (cd heif && ../heifgen)
 # Damaged and re-branded copies of still.heic (same sizes, so no offsets move).

@@ -16,7 +16,7 @@ public struct AnimationHeader: Sendable, Hashable {
     public var frameCount: Int
     /// How many times the animation plays; 0 means forever.
     public var loopCount: Int
-    /// Each frame's display time in seconds, by the one rule for GIF, APNG and WebP (a delay under
+    /// Each frame's display time in seconds, by the one rule for every animated format (a delay under
     /// 0.011 s plays as 0.1 s).
     public var durations: [Double]
     /// The size of every decoded frame (after any thumbnail scaling and orientation).

@@ -1,4 +1,4 @@
-/// How long animation frames are shown, one rule for GIF, APNG and WebP.
+/// How long animation frames are shown, one rule for GIF, APNG, WebP, JPEG XL and AVIF.
 enum FrameDelay {
     /// Delays shorter than this are treated as "as fast as possible" by browsers and SDWebImage.
     static let minimumHonoredSeconds = 0.011

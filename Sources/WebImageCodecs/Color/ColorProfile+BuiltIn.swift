@@ -31,6 +31,18 @@ extension ColorProfile {
         }
     }
 
+    /// An RGB matrix/TRC profile described `description`, from a white point and primaries
+    /// (CIE xy) and one decoding curve for the three channels, given as the five parameters of an
+    /// ICC parametric curve of type 4 (for the colour an AVIF or HEIF `nclx` box describes).
+    static func rgb(description: String, white: (x: Double, y: Double), red: (x: Double, y: Double),
+                    green: (x: Double, y: Double), blue: (x: Double, y: Double), curve parameters: [Double]) -> ColorProfile {
+        built(description: description) {
+            guard let curve = LCMSCurve.parametric(parameters) else { return nil }
+            defer { cmsFreeToneCurve(curve) }
+            return LCMSProfile.rgb(white: white, red: red, green: green, blue: blue, curve: curve)
+        }
+    }
+
     /// An RGB matrix/TRC profile; the sRGB curve when `gamma` is nil.
     private static func rgbProfile(white: (x: Double, y: Double), red: (x: Double, y: Double),
                                    green: (x: Double, y: Double), blue: (x: Double, y: Double),

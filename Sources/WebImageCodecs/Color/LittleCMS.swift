@@ -102,6 +102,13 @@ enum LCMSCurve {
         return cmsBuildParametricToneCurve(LittleCMS.context, 4, parameters)
     }
 
+    /// An ICC parametric curve of type 4 (Y = (aX + b)^g for X ≥ d, else cX) from its five
+    /// parameters [g, a, b, c, d]; free with `cmsFreeToneCurve`.
+    static func parametric(_ parameters: [Double]) -> OpaquePointer? {
+        guard parameters.count == 5 else { return nil }
+        return cmsBuildParametricToneCurve(LittleCMS.context, 4, parameters)
+    }
+
     /// A pure power curve; free with `cmsFreeToneCurve`.
     static func gamma(_ gamma: Double) -> OpaquePointer? {
         cmsBuildGamma(LittleCMS.context, gamma)

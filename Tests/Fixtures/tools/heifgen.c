@@ -1,5 +1,7 @@
-// Writes HEIC fixtures that heif-enc cannot: an irot/imir orientation, and a thumbnail item that
-// shows a different picture from its primary image (so a test can tell which one was decoded).
+// Writes HEIC fixtures that heif-enc cannot: an irot/imir orientation, a thumbnail item that
+// shows a different picture from its primary image (so a test can tell which one was decoded),
+// and the colour tests' patch tagged by an nclx colr box (heif-enc 1.15 leaves libheif's
+// macOS workaround on, which writes no nclx box).
 #include <libheif/heif.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -64,11 +66,34 @@ static void markedThumbnail(const char *path) {
   heif_image_release(main); heif_image_release(thumb); heif_encoder_release(enc); heif_context_free(ctx);
 }
 
+// A 16x16 patch of (230, 60, 40) tagged by an nclx box: `primaries`/`transfer` as H.273 numbers,
+// BT.601 matrix, full range.
+static void nclxPatch(const char *path, int primaries, int transfer) {
+  struct heif_context *ctx = heif_context_alloc();
+  struct heif_encoder *enc = encoder(ctx);
+  struct heif_encoding_options *opt = heif_encoding_options_alloc();
+  struct heif_color_profile_nclx *nclx = heif_nclx_color_profile_alloc();
+  check(heif_nclx_color_profile_set_color_primaries(nclx, primaries), "primaries");
+  check(heif_nclx_color_profile_set_transfer_characteristics(nclx, transfer), "transfer");
+  check(heif_nclx_color_profile_set_matrix_coefficients(nclx, 6), "matrix");
+  nclx->full_range_flag = 1;
+  opt->output_nclx_profile = nclx;
+  opt->macOS_compatibility_workaround_no_nclx_profile = 0;
+  struct heif_image *img = picture(16, 16, 1, 230, 60, 40);
+  check(heif_image_set_nclx_color_profile(img, nclx), "image nclx");
+  check(heif_context_encode_image(ctx, img, enc, opt, NULL), "encode");
+  check(heif_context_write_to_file(ctx, path), "write");
+  heif_nclx_color_profile_free(nclx);
+  heif_image_release(img); heif_encoding_options_free(opt); heif_encoder_release(enc); heif_context_free(ctx);
+}
+
 int main(void) {
   heif_init(NULL);
   oriented("orientation-6.heic", heif_orientation_rotate_90_cw);
   oriented("orientation-7.heic", heif_orientation_rotate_90_cw_then_flip_vertically);
   markedThumbnail("marked-thumbnail.heic");
+  nclxPatch("p3-nclx.heic", 12, 13);
+  nclxPatch("srgb-nclx.heic", 1, 13);
   heif_deinit();
   return 0;
 }

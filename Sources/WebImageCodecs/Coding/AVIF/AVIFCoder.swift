@@ -1,8 +1,9 @@
 import Foundation
 
-/// Decodes and encodes AVIF with libavif: still images and the first frame of image sequences,
-/// 8/10/12-bit (reduced to 8-bit with rounding), alpha, `clap`/`irot`/`imir` applied, grids,
-/// thumbnails resampled after decoding, and limits checked from the header.
+/// Decodes and encodes AVIF with libavif: still images and image sequences (`avis`, animated,
+/// frames decoded on request), 8/10/12-bit (reduced to 8-bit with rounding), alpha,
+/// `clap`/`irot`/`imir` applied, grids, colour (an ICC profile or `nclx` values) converted to
+/// sRGB, thumbnails resampled after decoding, and limits checked from the header.
 ///
 /// AV1 has no reduced-size decode, so a thumbnail is decoded at full size and then resampled;
 /// an image over ``DecodeLimits/maxPixels`` is refused even when a thumbnail is asked for.
@@ -24,12 +25,13 @@ public struct AVIFCoder: ImageCoding {
         }
     }
 
-    /// Decodes the primary image, or the first frame of a sequence. The header is checked against
-    /// `options.limits` before any pixel memory is allocated.
+    /// Decodes the primary image, or a sequence as an animation (its first frame only with
+    /// ``DecodeOptions/firstFrameOnly``). The header is checked against `options.limits` before
+    /// any pixel memory is allocated.
     public func decode(_ data: Data, options: DecodeOptions) throws -> Image {
         guard !data.isEmpty else { throw WebImageError.badData("The AVIF data is empty.") }
         return try data.withUnsafeBytes { raw in
-            try AVIFDecoder.decode(raw.bindMemory(to: UInt8.self), options: options)
+            try AVIFDecoder.decode(raw.bindMemory(to: UInt8.self), data: data, options: options)
         }
     }
 

@@ -2,22 +2,24 @@ import CAVIF
 
 /// Converts a decoded AVIF image (YUV at 8, 10 or 12 bits, alpha optional) to the library's RGBA8.
 enum AVIFPixels {
-    /// The `transforms.crop` region of `image` as straight-alpha RGBA8. libavif converts the
-    /// colour; an image without alpha gets opaque alpha, and premultiplied alpha is divided out.
+    /// The `transforms.crop` region of `image` as straight-alpha RGBA8, converted by `color`.
+    /// libavif converts YUV to RGB; an image without alpha gets opaque alpha, and premultiplied
+    /// alpha is divided out.
     /// 8-bit images take libavif's libyuv path (fast); 10- and 12-bit ones its own conversion,
     /// which rounds to 8 bits as avifdec's output does (libyuv's truncates).
-    static func bitmap(of image: UnsafeMutablePointer<avifImage>, crop transforms: AVIFTransforms) throws -> Bitmap {
-        if transforms.cropsNothing(image) { return try convert(image) }
+    static func bitmap(of image: UnsafeMutablePointer<avifImage>, crop transforms: AVIFTransforms,
+                       color: ColorManagement.Plan) throws -> Bitmap {
+        if transforms.cropsNothing(image) { return try convert(image, color: color) }
         guard let view = avifImageCreateEmpty() else {
             throw WebImageError(.imageTooLarge, "libavif could not allocate an image (out of memory).")
         }
         defer { avifImageDestroy(view) }
         var crop = transforms.crop
         try AVIFFailure.check(avifImageSetViewRect(view, image, &crop), "cropping to the clean aperture")
-        return try convert(view)
+        return try convert(view, color: color)
     }
 
-    private static func convert(_ image: UnsafeMutablePointer<avifImage>) throws -> Bitmap {
+    private static func convert(_ image: UnsafeMutablePointer<avifImage>, color: ColorManagement.Plan) throws -> Bitmap {
         var rgb = avifRGBImage()
         avifRGBImageSetDefaults(&rgb, image)
         rgb.format = AVIF_RGB_FORMAT_RGBA
@@ -29,6 +31,7 @@ enum AVIFPixels {
         return try Bitmap(width: width, height: height) { buffer in
             rgb.pixels = buffer.baseAddress
             try AVIFFailure.check(avifImageYUVToRGB(image, &rgb), "converting the \(width)x\(height) image to RGBA")
+            color.apply(buffer)
         }
     }
 }

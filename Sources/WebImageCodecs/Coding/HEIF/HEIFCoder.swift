@@ -1,8 +1,9 @@
 import Foundation
 
 /// Decodes HEIC and HEIF with libheif: the primary image with alpha, its clean aperture, rotation
-/// and mirror applied, grids, 10-bit images reduced to 8 bits, and the embedded thumbnail when a
-/// thumbnail at most its size is asked for. Limits are checked from the container.
+/// and mirror applied, grids, 10-bit images reduced to 8 bits, colour (an ICC profile or `nclx`
+/// values) converted to sRGB, and the embedded thumbnail when a thumbnail at most its size is
+/// asked for. Limits are checked from the container.
 ///
 /// Decoding only: the HEVC encoder libheif would use (x265) is GPL-licensed, so this library
 /// writes no HEIC. AVIF files go to ``AVIFCoder``, although libheif could read them too.

@@ -1,7 +1,7 @@
 import CHEIF
 
 /// Decodes the primary image of a HEIF/HEIC file with libheif, or its embedded thumbnail when
-/// that is at least the requested size.
+/// that is at least the requested size, converting its colour to sRGB (``HEIFColor``).
 ///
 /// libheif applies the clean aperture, rotation and mirror properties itself. Sizes are checked
 /// against the limits from the container before any image data is decoded.
@@ -28,16 +28,21 @@ enum HEIFDecoder {
                 try options.limits.check(grid, format: format)
             }
             let target = options.targetSize(for: shown)
+            // The primary image's colour serves its thumbnail too (a thumbnail item rarely has
+            // a colr box of its own, and shows the same picture).
+            let color = HEIFColor.plan(primary, options: options)
             let bitmap: Bitmap
             if target != shown, let thumbnail = thumbnail(of: primary, covering: target, limits: options.limits) {
                 defer { heif_image_handle_release(thumbnail) }
                 // A thumbnail item that fails to decode leaves the primary image to serve.
-                bitmap = try (try? HEIFPixels.bitmap(of: thumbnail)) ?? HEIFPixels.bitmap(of: primary)
+                bitmap = try (try? HEIFPixels.bitmap(of: thumbnail, color: color))
+                    ?? HEIFPixels.bitmap(of: primary, color: color)
             } else {
-                bitmap = try HEIFPixels.bitmap(of: primary)
+                bitmap = try HEIFPixels.bitmap(of: primary, color: color)
             }
             let sized = bitmap.size == target ? bitmap : Resampler.resize(bitmap, to: target)
-            return Image(bitmap: sized, format: format, scale: options.scaleFactor, decodeOptions: options)
+            return Image(bitmap: sized, format: format, scale: options.scaleFactor, decodeOptions: options,
+                         colorProfile: color.profile)
         }
     }
 

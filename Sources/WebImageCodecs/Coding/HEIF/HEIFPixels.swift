@@ -3,9 +3,9 @@ import CHEIF
 /// Decodes one image item of a HEIF file to the library's RGBA8.
 enum HEIFPixels {
     /// The pixels of `handle`'s image, with libheif's transformations (clean aperture, rotation,
-    /// mirror) applied, deeper samples reduced to 8 bits, opaque alpha when there is none, and
-    /// premultiplied alpha divided out.
-    static func bitmap(of handle: OpaquePointer) throws -> Bitmap {
+    /// mirror) applied, deeper samples reduced to 8 bits, opaque alpha when there is none,
+    /// premultiplied alpha divided out, then converted by `color`.
+    static func bitmap(of handle: OpaquePointer, color: ColorManagement.Plan) throws -> Bitmap {
         guard let options = heif_decoding_options_alloc() else {
             throw WebImageError(.imageTooLarge, "libheif could not allocate decoding options (out of memory).")
         }
@@ -34,6 +34,7 @@ enum HEIFPixels {
                 (out.baseAddress! + y * rowBytes).update(from: plane + y * Int(stride), count: rowBytes)
             }
             if premultiplied { unpremultiply(out) }
+            color.apply(out)
         }
     }
 
