@@ -56,13 +56,14 @@ final class ServerMetrics: Sendable {
                 labels: [("tier", tier.rawValue)])
         }
         self.tierCounters = tierCounters
-        func poolGauge(_ name: String, _ help: String) -> Gauge {
+        func poolGauge(_ name: String, _ unit: String, _ help: String) -> Gauge {
             registry.makeGauge(descriptor: MetricNameDescriptor(namespace: "webimage", subsystem: "bitmap_pool",
-                                                                metricName: name, helpText: help))
+                                                                metricName: name, unitName: unit, helpText: help))
         }
-        poolGauges = (poolGauge("hits", "Bitmaps filled into recycled pixel memory."),
-                      poolGauge("misses", "Bitmaps that took fresh pixel memory."),
-                      poolGauge("held_bytes", "Pixel memory the pool holds for reuse."))
+        // Named webimage_bitmap_pool_hits_total, _misses_total and _held_bytes.
+        poolGauges = (poolGauge("hits", "total", "Bitmaps filled into recycled pixel memory."),
+                      poolGauge("misses", "total", "Bitmaps that took fresh pixel memory."),
+                      poolGauge("held", "bytes", "Pixel memory the pool holds for reuse."))
     }
 
     /// Counts a result served from `tier`.

@@ -322,6 +322,11 @@ struct ServerMetricsTests {
                 }
                 #expect(lines.contains(#"webimage_serve_stage_duration_seconds_count{stage="total"} 3"#))
                 #expect(text.contains("# TYPE webimage_serve_stage_duration_seconds histogram"))
+                // The bitmap pool's gauges are there (their values depend on the whole process).
+                for gauge in ["webimage_bitmap_pool_hits_total", "webimage_bitmap_pool_misses_total",
+                              "webimage_bitmap_pool_held_bytes"] {
+                    #expect(text.contains("# TYPE \(gauge) gauge"), "\(gauge)")
+                }
             }
         }
     }
