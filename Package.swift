@@ -50,11 +50,13 @@ let package = Package(
         .systemLibrary(name: "CHiredis", pkgConfig: "hiredis", providers: [.apt(["libhiredis-dev"])]),
         // Colour management: embedded ICC profiles converted to sRGB.
         .systemLibrary(name: "CLCMS2", pkgConfig: "lcms2", providers: [.apt(["liblcms2-dev"])]),
+        // The per-pixel loop of the matrix/TRC colour conversion, in plain portable C.
+        .target(name: "CMatrixShaper"),
         // The image layer: the image model, coders, transformers. Usable alone to decode,
         // thumbnail and transform; names nothing of the layers above.
         .target(
             name: "WebImageCodecs",
-            dependencies: ["CTurboJPEG", "CSPNG", "CWebP", "CGIF", "CRSVG", "CLCMS2", "CAVIF", "CHEIF", "CJXL", "CTIFF", "CGdkPixbuf"]
+            dependencies: ["CTurboJPEG", "CSPNG", "CWebP", "CGIF", "CRSVG", "CLCMS2", "CMatrixShaper", "CAVIF", "CHEIF", "CJXL", "CTIFF", "CGdkPixbuf"]
         ),
         // The load layer: the request vocabulary (options, context, validators, the stage
         // protocols), the caches and the loaders.

@@ -22,7 +22,7 @@ ALL_TARGETS=("${CODEC_TARGETS[@]}" filename)
 targets=("$@")
 [ ${#targets[@]} -eq 0 ] && targets=("${ALL_TARGETS[@]}" seeds)
 
-C_MODULES=(-I Sources/CTurboJPEG -I Sources/CSPNG -I Sources/CWebP -I Sources/CGIF -I Sources/CRSVG -I Sources/CLCMS2 -I Sources/CAVIF -I Sources/CHEIF -I Sources/CJXL -I Sources/CTIFF -I Sources/CGdkPixbuf)
+C_MODULES=(-I Sources/CTurboJPEG -I Sources/CSPNG -I Sources/CWebP -I Sources/CGIF -I Sources/CRSVG -I Sources/CLCMS2 -I Sources/CMatrixShaper/include -I Sources/CAVIF -I Sources/CHEIF -I Sources/CJXL -I Sources/CTIFF -I Sources/CGdkPixbuf)
 C_LIBS=(-lturbojpeg -lspng -lwebp -lwebpdemux -lwebpmux -lgif -llcms2 -lavif -lheif -ljxl -ltiff)
 # Libraries whose headers live in their own folders (librsvg's and gdk-pixbuf's need glib's, librsvg's cairo's): their
 # pkg-config include paths go to clang, their libraries to the linker.
@@ -32,15 +32,17 @@ for package in librsvg-2.0 gdk-pixbuf-2.0; do
   C_LIBS+=("${libs[@]}")
 done
 mapfile -t LIBRARY_SOURCES < <(find Sources/WebImageCodecs -name '*.swift' | sort)
+# The image layer's own C (CMatrixShaper), compiled into the same archive.
+mapfile -t LIBRARY_C_SOURCES < <(find Sources/CMatrixShaper -name '*.c' | sort)
 SANITIZE=(-sanitize=fuzzer,address)
 
 # The library module, rebuilt only when a source is newer than the archive.
-# $1 = output folder, rest = extra swiftc flags.
+# $1 = output folder, $2 = clang's sanitizer flag (or ""), rest = extra swiftc flags.
 build_library() {
-  local dir=$1; shift
+  local dir=$1 csanitize=$2; shift 2
   local archive=$dir/libWebImageCodecs.a
   mkdir -p "$dir"
-  if [ -f "$archive" ] && [ -z "$(find "${LIBRARY_SOURCES[@]}" -newer "$archive" | head -1)" ]; then
+  if [ -f "$archive" ] && [ -z "$(find "${LIBRARY_SOURCES[@]}" "${LIBRARY_C_SOURCES[@]}" -newer "$archive" | head -1)" ]; then
     return
   fi
   echo "fuzz: compiling the image layer (WebImageCodecs) into $dir" >&2
@@ -48,6 +50,12 @@ build_library() {
     -emit-library -static -o "$archive" \
     -emit-module -emit-module-path "$dir/WebImageCodecs.swiftmodule" \
     "${C_MODULES[@]}" "${LIBRARY_SOURCES[@]}"
+  local source object
+  for source in "${LIBRARY_C_SOURCES[@]}"; do
+    object=$dir/$(basename "$source" .c).o
+    "${CC:-clang}" -O2 ${csanitize:+"$csanitize"} -I Sources/CMatrixShaper/include -c "$source" -o "$object"
+    ar rs "$archive" "$object"
+  done
 }
 
 build_codec_target() {
@@ -68,7 +76,7 @@ build_filename_target() {
 }
 
 build_seed_generator() {
-  build_library "$OUT/seeds-lib"
+  build_library "$OUT/seeds-lib" ""
   echo "fuzz: linking the seed-corpus generator" >&2
   "$SWIFTC" -parse-as-library -O -swift-version 6 -module-name SeedCorpus \
     -I "$OUT/seeds-lib" "${C_MODULES[@]}" Fuzz/Seeds/*.swift \
@@ -89,7 +97,7 @@ for target in "${targets[@]}"; do
     filename) build_filename_target ;;
     *)
       [ -f "Fuzz/Targets/$target.swift" ] || { echo "fuzz: no target '$target'" >&2; exit 2; }
-      build_library "$OUT/lib" "${SANITIZE[@]}"
+      build_library "$OUT/lib" -fsanitize=fuzzer-no-link,address "${SANITIZE[@]}"
       build_codec_target "$target"
       ;;
   esac
