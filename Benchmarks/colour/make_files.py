@@ -2,7 +2,7 @@
 """Writes the colour benchmark's JPEGs: one 1024x768 picture (the micro benchmarks' fallback
 pattern) at quality 85, untagged, tagged sRGB and tagged Display P3, one folder each.
 
-Usage: make_files.py OUT_DIR P3_ICC   (P3_ICC from p3_profile.c; needs Pillow)
+Usage: make_files.py OUT_DIR P3_ICC   (P3_ICC from Tests/Fixtures/tools/p3icc.c; needs Pillow)
 """
 import io
 import os

@@ -18,8 +18,8 @@ base=${WEBIMAGE_BASE:-}
 [ -x "$webimage" ] || { echo "build first: swift build -c release --product webimage" >&2; exit 2; }
 if [ ! -d "$work/p3" ]; then
   mkdir -p "$work"
-  cc -O2 -o "$work/p3_profile" Benchmarks/colour/p3_profile.c $(pkg-config --cflags --libs lcms2)
-  "$work/p3_profile" "$work/p3.icc"
+  cc -O2 -o "$work/p3icc" Tests/Fixtures/tools/p3icc.c $(pkg-config --cflags --libs lcms2)
+  "$work/p3icc" "$work/p3.icc" "Display P3"
   python3 Benchmarks/colour/make_files.py "$work" "$work/p3.icc" >/dev/null
 fi
 ms() { "$1" decode-bench "$work/$2" --reps "$reps" | sed 's/.*"ms_per_image":\([0-9.]*\).*/\1/'; }
