@@ -92,8 +92,9 @@ struct RedisFaultTests {
             #expect(Set(answers.map(\.0)).isSubset(of: [.io, .deadline, .unavailable]))
             #expect(answers.contains { $0.0 == .io }, "one read timed out: \(answers)")
             #expect(client.breaker.state == .open)
-            // Within the budget: at most two timeouts (one each) and scheduling; "not hung" is the point.
-            for (_, elapsed) in answers { #expect(elapsed < .seconds(1), "a read against a paused Redis took \(elapsed)") }
+            // "Not hung" is the point: two 50 ms timeouts and scheduling, bounded far below the
+            // seconds a hang would take, with room for a saturated 2-core machine.
+            for (_, elapsed) in answers { #expect(elapsed < .seconds(10), "a read against a paused Redis took \(elapsed)") }
             // Open: answered without asking Redis.
             let before = client.statistics
             #expect(await store.data(forKey: "a") == nil)
