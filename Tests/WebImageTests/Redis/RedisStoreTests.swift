@@ -23,12 +23,14 @@ struct RedisStoreTests {
             let ttl = try #require(await store.timeToLive(forKey: "https://example.com/a.png"))
             #expect(ttl > 0 && ttl <= 600_000)
 
-            // A per-entry time-to-live overrides the default; 0 keeps the entry until Redis evicts it.
-            let short = Watched(false)
-            store.store(payload, forKey: "short", ttl: 5) { ok in short.update { $0 = ok } }
-            await short.wait("the short write") { $0 }
-            let shortTTL = try #require(await store.timeToLive(forKey: "short"))
-            #expect(shortTTL > 0 && shortTTL <= 5000)
+            // A per-entry time-to-live overrides the default (longer than it, so no stall of a
+            // loaded machine can expire the entry before it is read); 0 keeps the entry until
+            // Redis evicts it.
+            let own = Watched(false)
+            store.store(payload, forKey: "own", ttl: 5000) { ok in own.update { $0 = ok } }
+            await own.wait("the write with its own time-to-live") { $0 }
+            let ownTTL = try #require(await store.timeToLive(forKey: "own"))
+            #expect(ownTTL > 600_000 && ownTTL <= 5_000_000)
             let forever = Watched(false)
             store.store(payload, forKey: "forever", ttl: 0) { ok in forever.update { $0 = ok } }
             await forever.wait("the write without a time-to-live") { $0 }
@@ -38,7 +40,7 @@ struct RedisStoreTests {
             #expect(client.statistics.misses == 1)
             #expect(client.statistics.writes == 3)
             await store.removeAll()
-            #expect(await store.contains(key: "short") == false)
+            #expect(await store.contains(key: "own") == false)
         }
     }
 
