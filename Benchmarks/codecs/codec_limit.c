@@ -1,22 +1,35 @@
-// The C limit for the TIFF, BMP and ICO decoders: the library calls the coders make, in a plain
-// C loop, on files read into memory first, each image decoded into a fresh RGBA8 buffer.
+// The C limit for the TIFF, BMP, ICO, AVIF and HEIC decoders: the library calls the coders make,
+// in a plain C loop, on files read into memory first, each image decoded into a fresh RGBA8 buffer.
 //
 //   tiff: TIFFClientOpen over the bytes (read/seek/size/map procedures, as the coder's), then
 //         TIFFReadEncodedStrip (or TIFFReadEncodedTile) and a loop widening RGB or gray to
 //         RGBA8 (16-bit samples rounded), the coder's path for 8/16-bit chunky files.
 //   tiff-rgba: the same open, then libtiff's TIFFReadRGBAImageOriented (for comparison).
 //   bmp, ico: gdk_pixbuf_loader_new_with_type, write, close, and the rows copied to RGBA8.
+//   avif: libavif decoder (maxThreads 1, Exif and XMP ignored, strict checks off, as the coder's)
+//         over the bytes with avifDecoderSetIOMemory, avifDecoderParse, avifDecoderNextImage, then
+//         avifImageYUVToRGB into RGBA8 (unpremultiplied; libyuv for 8-bit images, libavif's own
+//         rounding conversion for deeper ones: avoidLibYUV, as AVIFPixels sets it).
+//   heic: libheif context read from memory without a copy, the primary image handle,
+//         heif_decode_image to interleaved RGBA (deeper samples to 8 bits), rows copied out.
+//   heic-thumb: libheif's thumbnail path for a thumbnail fitting SIZE x SIZE (aspect kept): the
+//         primary handle's thumbnail IDs, the smallest thumbnail whose size covers the target
+//         (the primary image when none does), decoded to interleaved RGBA, scaled to the target
+//         with heif_image_scale_image (libheif's own scaler: nearest neighbour) and the rows
+//         copied out.
 //
-//   codec_limit MODE DIR [REPS]   prints {"subject":"c-MODE","images":N,"seconds":S,"ms_per_image":M}
+//   codec_limit MODE DIR [REPS] [SIZE]   prints {"subject":"c-MODE","images":N,"seconds":S,"ms_per_image":M}
 //
 // The loop's memory is kept by the allocator between images (no mmap per buffer, no trimming):
 // without that, every image's buffers are fresh pages from the kernel, a page fault each 4 KiB,
 // which made this loop slower than the library (whose decodes run on a thread arena that keeps
 // its memory) and so no limit at all.
 //
-// Build: cc -O2 -o codec_limit codec_limit.c $(pkg-config --cflags --libs libtiff-4 gdk-pixbuf-2.0)
+// Build: cc -O2 -o codec_limit codec_limit.c $(pkg-config --cflags --libs libtiff-4 gdk-pixbuf-2.0 libavif libheif)
+#include <avif/avif.h>
 #include <dirent.h>
 #include <gdk-pixbuf/gdk-pixbuf.h>
+#include <libheif/heif.h>
 #include <malloc.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -187,18 +200,121 @@ static void decode_pixbuf(const struct file *f, const char *type) {
     g_object_unref(loader);
 }
 
+// --- libavif ---------------------------------------------------------------------------------
+
+static void decode_avif(const struct file *f) {
+    avifDecoder *decoder = avifDecoderCreate();
+    decoder->maxThreads = 1;
+    decoder->ignoreExif = AVIF_TRUE;
+    decoder->ignoreXMP = AVIF_TRUE;
+    decoder->strictFlags = AVIF_STRICT_DISABLED;
+    if (avifDecoderSetIOMemory(decoder, f->bytes, f->size) != AVIF_RESULT_OK || avifDecoderParse(decoder) != AVIF_RESULT_OK ||
+        avifDecoderNextImage(decoder) != AVIF_RESULT_OK) {
+        fprintf(stderr, "avif: %s\n", decoder->diag.error);
+        exit(1);
+    }
+    avifImage *image = decoder->image;
+    avifRGBImage rgb;
+    avifRGBImageSetDefaults(&rgb, image);
+    rgb.format = AVIF_RGB_FORMAT_RGBA;
+    rgb.depth = 8;
+    rgb.alphaPremultiplied = AVIF_FALSE;
+    rgb.avoidLibYUV = image->depth > 8 ? AVIF_TRUE : AVIF_FALSE;
+    rgb.rowBytes = image->width * 4;
+    rgb.pixels = malloc((size_t)rgb.rowBytes * image->height);
+    if (avifImageYUVToRGB(image, &rgb) != AVIF_RESULT_OK) { fprintf(stderr, "avif: YUV to RGB failed\n"); exit(1); }
+    free(rgb.pixels);
+    avifDecoderDestroy(decoder);
+}
+
+// --- libheif ---------------------------------------------------------------------------------
+
+static void heif_check(struct heif_error e, const char *what) {
+    if (e.code != heif_error_Ok) { fprintf(stderr, "heif: %s: %s\n", what, e.message); exit(1); }
+}
+
+// `handle`'s image as interleaved RGBA8, scaled to target_w x target_h when those are non-zero
+// (heif_image_scale_image), copied row by row into a new buffer.
+static void decode_heif_handle(struct heif_image_handle *handle, int target_w, int target_h) {
+    struct heif_decoding_options *options = heif_decoding_options_alloc();
+    options->convert_hdr_to_8bit = 1;
+    struct heif_image *image = NULL;
+    heif_check(heif_decode_image(handle, &image, heif_colorspace_RGB, heif_chroma_interleaved_RGBA, options), "decode");
+    heif_decoding_options_free(options);
+    if (target_w > 0 && (heif_image_get_width(image, heif_channel_interleaved) != target_w ||
+                         heif_image_get_height(image, heif_channel_interleaved) != target_h)) {
+        struct heif_image *scaled = NULL;
+        heif_check(heif_image_scale_image(image, &scaled, target_w, target_h, NULL), "scale");
+        heif_image_release(image);
+        image = scaled;
+    }
+    int w = heif_image_get_width(image, heif_channel_interleaved), h = heif_image_get_height(image, heif_channel_interleaved);
+    int stride = 0;
+    const uint8_t *plane = heif_image_get_plane_readonly(image, heif_channel_interleaved, &stride);
+    unsigned char *out = malloc((size_t)w * h * 4);
+    for (int y = 0; y < h; y++) memcpy(out + (size_t)y * w * 4, plane + (size_t)y * stride, (size_t)w * 4);
+    free(out);
+    heif_image_release(image);
+}
+
+// thumb_box 0: the primary image at full size; else the thumbnail path for a thumb_box square.
+static void decode_heic(const struct file *f, int thumb_box) {
+    struct heif_context *context = heif_context_alloc();
+    heif_check(heif_context_read_from_memory_without_copy(context, f->bytes, f->size, NULL), "read");
+    struct heif_image_handle *primary = NULL;
+    heif_check(heif_context_get_primary_image_handle(context, &primary), "primary");
+    if (!thumb_box) {
+        decode_heif_handle(primary, 0, 0);
+    } else {
+        int w = heif_image_handle_get_width(primary), h = heif_image_handle_get_height(primary);
+        // Fit w x h into the box, aspect kept, never enlarged.
+        double scale = (double)thumb_box / (w > h ? w : h);
+        if (scale > 1) scale = 1;
+        int tw = (int)(w * scale + 0.5), th = (int)(h * scale + 0.5);
+        if (tw < 1) tw = 1;
+        if (th < 1) th = 1;
+        heif_item_id ids[16];
+        int n = heif_image_handle_get_list_of_thumbnail_IDs(primary, ids, 16);
+        struct heif_image_handle *best = NULL;
+        for (int i = 0; i < n; i++) {
+            struct heif_image_handle *thumb = NULL;
+            if (heif_image_handle_get_thumbnail(primary, ids[i], &thumb).code != heif_error_Ok) continue;
+            int a = heif_image_handle_get_width(thumb), b = heif_image_handle_get_height(thumb);
+            if (a >= tw && b >= th && (!best || a * b < heif_image_handle_get_width(best) * heif_image_handle_get_height(best))) {
+                if (best) heif_image_handle_release(best);
+                best = thumb;
+            } else {
+                heif_image_handle_release(thumb);
+            }
+        }
+        decode_heif_handle(best ? best : primary, tw, th);
+        if (best) heif_image_handle_release(best);
+    }
+    heif_image_handle_release(primary);
+    heif_context_free(context);
+}
+
 static int has_extension(const char *name, const char *mode) {
     const char *dot = strrchr(name, '.');
     if (!dot) return 0;
     if (strncmp(mode, "tiff", 4) == 0) return strcmp(dot, ".tif") == 0 || strcmp(dot, ".tiff") == 0;
     if (strcmp(mode, "ico") == 0) return strcmp(dot, ".ico") == 0 || strcmp(dot, ".cur") == 0;
+    if (strcmp(mode, "avif") == 0) return strcmp(dot, ".avif") == 0;
+    if (strncmp(mode, "heic", 4) == 0) return strcmp(dot, ".heic") == 0 || strcmp(dot, ".heif") == 0;
     return strcmp(dot, ".bmp") == 0;
+}
+
+static void decode(const char *mode, const struct file *f, int thumb_box) {
+    if (strncmp(mode, "tiff", 4) == 0) decode_tiff(f, strcmp(mode, "tiff-rgba") == 0);
+    else if (strcmp(mode, "avif") == 0) decode_avif(f);
+    else if (strncmp(mode, "heic", 4) == 0) decode_heic(f, thumb_box);
+    else decode_pixbuf(f, mode);
 }
 
 static int by_name(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
 int main(int argc, char **argv) {
-    if (argc < 3) { fprintf(stderr, "usage: codec_limit tiff|tiff-rgba|bmp|ico DIR [REPS]\n"); return 2; }
+    if (argc < 3) { fprintf(stderr, "usage: codec_limit tiff|tiff-rgba|bmp|ico|avif|heic|heic-thumb DIR [REPS] [SIZE]\n"); return 2; }
     mallopt(M_MMAP_THRESHOLD, 256 << 20);
     mallopt(M_TRIM_THRESHOLD, 512 << 20);
     const char *mode = argv[1], *dir = argv[2];
@@ -217,12 +333,13 @@ int main(int argc, char **argv) {
         snprintf(path, sizeof path, "%s/%s", dir, names[i]);
         files[i] = read_file(path);
     }
-    int tiff = strncmp(mode, "tiff", 4) == 0, rgba = strcmp(mode, "tiff-rgba") == 0;
+    int thumb_box = strcmp(mode, "heic-thumb") == 0 ? (argc > 4 ? atoi(argv[4]) : 256) : 0;
+    heif_init(NULL);
     // Untimed warm-up: code, loaders and allocator.
-    for (int i = 0; i < count; i++) tiff ? decode_tiff(&files[i], rgba) : decode_pixbuf(&files[i], mode);
+    for (int i = 0; i < count; i++) decode(mode, &files[i], thumb_box);
     double start = now_s();
     for (int r = 0; r < reps; r++)
-        for (int i = 0; i < count; i++) tiff ? decode_tiff(&files[i], rgba) : decode_pixbuf(&files[i], mode);
+        for (int i = 0; i < count; i++) decode(mode, &files[i], thumb_box);
     double seconds = now_s() - start;
     int images = reps * count;
     printf("{\"subject\":\"c-%s\",\"images\":%d,\"seconds\":%.4f,\"ms_per_image\":%.4f}\n", mode, images, seconds,

@@ -78,4 +78,24 @@ struct CLIDecodeTests {
         #expect(still["format"] as? String == "gif")
         #expect(still["width"] as? Int == 12 && still["height"] as? Int == 8)
     }
+
+    @Test func decodeBenchTimesThumbnailDecodes() async throws {
+        // A HEIC with an embedded thumbnail item (the decode-bench thumbnail case of the codec
+        // benchmark) and a PNG, decoded to fit 16x16: one JSON line counting every decode.
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("webimage-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try CodecFixtures.data("heif/thumbnail.heic").write(to: dir.appendingPathComponent("a.heic"))
+        try CodersManager.shared.encode(Image(bitmap: TestBitmaps.gradient(width: 40, height: 30, alpha: false)),
+                                        as: .png, options: .default).write(to: dir.appendingPathComponent("b.png"))
+        let result = try await run(["decode-bench", dir.path, "--reps", "3", "--thumbnail", "16"])
+        #expect(result.status == 0)
+        let line = try object(try #require(result.lines.first))
+        #expect(line["thumbnail"] as? Int == 16)
+        #expect(line["files"] as? Int == 2 && line["reps"] as? Int == 3 && line["images"] as? Int == 6)
+        #expect((line["ms_per_image"] as? Double ?? 0) > 0)
+
+        let refused = try await run(["decode-bench", dir.path, "--thumbnail", "0"])
+        #expect(refused.status != 0)
+    }
 }
