@@ -127,7 +127,7 @@ extension ImageManager {
         guard let key, options.isDisjoint(with: [.fromLoaderOnly, .refreshCached, .queryMemoryData, .respectsHTTPFreshness]),
               context.resolvedQueryCacheType.includesMemory else { return nil }
         // A hit must be judged against the context's animated-image factory: the full query does.
-        guard context.animatedImageFactory == nil || !options.contains(.matchAnimatedImageClass) else { return nil }
+        guard context.requiredAnimatedImageFactory(for: options) == nil else { return nil }
         return cache.memoryImage(forKey: key, options: options)
     }
 }

@@ -5,8 +5,8 @@ import Foundation
 /// rejects is reported by a nil handle, never printed) and any plug-ins a host application
 /// installs on the global context stay apart.
 enum LittleCMS {
-    /// `@unchecked Sendable`, no lock: a context is only read after creation, which lcms2 allows
-    /// from any thread.
+    /// The context handle, shared by every thread.
+    // No lock: a context is only read after creation, which lcms2 allows from any thread.
     private struct Context: @unchecked Sendable { let raw: cmsContext? }
 
     private static let shared: Context = {

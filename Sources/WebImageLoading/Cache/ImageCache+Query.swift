@@ -106,7 +106,7 @@ extension ImageCache {
         return ImageCacheDiskQueryKey(key: key, memoryKey: memoryKey,
                                       decodeOptions: decodeOptions,
                                       coder: coder, animatedImageFactory: context.animatedImageFactory?.name,
-                                      mustMatchFactory: options.contains(.matchAnimatedImageClass),
+                                      mustMatchFactory: context.requiredAnimatedImageFactory(for: options) != nil,
                                       promotes: promotesToMemory(context))
     }
 
@@ -124,8 +124,7 @@ extension ImageCache {
         }
         // Another query may have decoded and promoted this entry since this one was issued.
         if request.promotes, request.mayUseMemory, let image = memoryCache.get(forKey: request.memoryKey),
-           !request.mustMatchFactory || request.decodeOptions.firstFrameOnly
-            || image.animatedImageFactoryName == request.animatedImageFactory {
+           !request.mustMatchFactory || image.animatedImageFactoryName == request.animatedImageFactory {
             let still = request.decodeOptions.firstFrameOnly ? image.firstFrameOnly() : image
             return ImageCacheQueryResult(image: still, data: data, cacheType: .disk)
         }

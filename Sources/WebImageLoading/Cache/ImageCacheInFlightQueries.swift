@@ -9,7 +9,8 @@ struct ImageCacheDiskQueryKey: Hashable, Sendable {
     var decodeOptions: DecodeOptions
     /// The context's coder instance; nil = the shared coders manager.
     var coder: ObjectIdentifier?
-    /// The context's animated-image factory's name, and whether the image must be its kind.
+    /// The context's animated-image factory's name, and whether the image must be its kind
+    /// (``WebImageContext/requiredAnimatedImageFactory(for:)`` is not nil).
     var animatedImageFactory: String?
     var mustMatchFactory: Bool
     var promotes: Bool

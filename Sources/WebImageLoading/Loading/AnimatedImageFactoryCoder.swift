@@ -49,14 +49,22 @@ struct AnimatedImageFactoryCoder: ImageCoding {
     }
 }
 
+extension WebImageContext {
+    /// The name of the animated-image factory a request's image must have been made by: the
+    /// context's factory when the request has `matchAnimatedImageClass`, nil when any image will
+    /// do (no factory, no option, or a first-frame-only request, which never uses the factory).
+    package func requiredAnimatedImageFactory(for options: WebImageOptions) -> String? {
+        guard options.contains(.matchAnimatedImageClass), !options.contains(.decodeFirstFrameOnly) else { return nil }
+        return animatedImageFactory?.name
+    }
+}
+
 extension Image {
     /// True when this image is what a request with `context` and `options` may deliver: always,
     /// unless the request must match its context's animated-image factory and this image was not
-    /// made by it (SDWebImage treats such a memory hit as a miss). A first-frame-only request
-    /// never uses the factory, so it never has to match.
+    /// made by it (SDWebImage treats such a memory hit as a miss).
     package func matchesAnimatedImageFactory(of context: WebImageContext, options: WebImageOptions) -> Bool {
-        guard options.contains(.matchAnimatedImageClass), !options.contains(.decodeFirstFrameOnly),
-              let factory = context.animatedImageFactory else { return true }
-        return animatedImageFactoryName == factory.name
+        guard let required = context.requiredAnimatedImageFactory(for: options) else { return true }
+        return animatedImageFactoryName == required
     }
 }

@@ -3,23 +3,17 @@
 # derives more TIFFs with libtiff's tools and libvips.
 import os, sys
 from PIL import Image, ImageOps
+import quadrants
 
 W, H = 48, 32
 
 def picture(w, h, alpha):
-    # Four quadrants of distinct hue with soft gradients (orientation and colour both visible),
-    # and an alpha ramp over the right three quarters.
+    # The quadrant picture of quadrants.py; opaque unless `alpha`.
     im = Image.new("RGBA", (w, h))
     for y in range(h):
         for x in range(w):
-            gx, gy = x * 255 // (w - 1), y * 255 // (h - 1)
-            left, top = x < w // 2, y < h // 2
-            if top and left: c = (220, 40 + gx // 4, 40)
-            elif top: c = (40, 200, 40 + gy // 4)
-            elif left: c = (40 + gx // 4, 40, 210)
-            else: c = (230, 220, 40 + gy // 4)
-            a = 255 if x < w // 4 else max(0, 255 - (x - w // 4) * 255 // (w - w // 4))
-            im.putpixel((x, y), c + ((a if alpha else 255),))
+            r, g, b, a = quadrants.rgba(x, y, w, h)
+            im.putpixel((x, y), (r, g, b, a if alpha else 255))
     return im
 
 def reference(im, path):

@@ -38,30 +38,24 @@ enum APNGDecoder {
                      scale: options.scaleFactor, decodeOptions: options, colorProfile: color.profile)
     }
 
-    /// The frames of a downloading APNG that have fully arrived, as a partial animation decoded
-    /// on demand; nil until two frames have arrived, for a first-frame-only decode, and for bytes
-    /// that are not an APNG.
-    static func decodeArrivedFrames(_ data: Data, options: DecodeOptions) throws -> Image? {
-        guard !options.firstFrameOnly else { return nil }
-        return try data.withUnsafeBytes { raw -> Image? in
-            let bytes = raw.bindMemory(to: UInt8.self)
-            guard PNGChunks.hasAnimationControl(bytes) else { return nil }
-            let apng = try APNGReader.read(bytes, arrivedOnly: true)
-            guard apng.frames.count > 1 else { return nil }
-            try options.limits.check(apng.canvas, format: .apng)
-            guard apng.declaredFrameCount <= options.limits.maxFrames else {
-                throw WebImageError(.imageTooLarge, "The APNG animation declares \(apng.declaredFrameCount) frames, over the limit of \(options.limits.maxFrames).")
-            }
-            return try decodeLazily(data, apng: apng, bytes: bytes, options: options,
-                                    color: PNGColorChunks.plan(bytes, options: options), isPartial: true)
-        }
+    /// The structure of the frames of a downloading APNG that have fully arrived, from the chunk
+    /// headers alone; nil for bad data.
+    static func arrivedStructure(_ data: Data) -> APNGStructure? {
+        data.withUnsafeBytes { raw in try? APNGReader.read(raw.bindMemory(to: UInt8.self), arrivedOnly: true) }
     }
 
-    /// How many frames of a downloading APNG have fully arrived (0 for bad data), from the chunk
-    /// headers alone.
-    static func arrivedFrameCount(_ data: Data) -> Int {
-        data.withUnsafeBytes { raw in
-            (try? APNGReader.read(raw.bindMemory(to: UInt8.self), arrivedOnly: true))?.frames.count ?? 0
+    /// `apng`'s frames (read by ``arrivedStructure(_:)`` from `data`) as a partial animation
+    /// decoded on demand; nil for fewer than two frames and for a first-frame-only decode.
+    static func decodeArrivedFrames(_ data: Data, apng: APNGStructure, options: DecodeOptions) throws -> Image? {
+        guard !options.firstFrameOnly, apng.frames.count > 1 else { return nil }
+        try options.limits.check(apng.canvas, format: .apng)
+        guard apng.declaredFrameCount <= options.limits.maxFrames else {
+            throw WebImageError(.imageTooLarge, "The APNG animation declares \(apng.declaredFrameCount) frames, over the limit of \(options.limits.maxFrames).")
+        }
+        return try data.withUnsafeBytes { raw in
+            let bytes = raw.bindMemory(to: UInt8.self)
+            return try decodeLazily(data, apng: apng, bytes: bytes, options: options,
+                                    color: PNGColorChunks.plan(bytes, options: options), isPartial: true)
         }
     }
 

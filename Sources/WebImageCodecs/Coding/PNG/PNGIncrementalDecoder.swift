@@ -6,9 +6,9 @@ import Foundation
 /// libspng cannot pause and resume, so each look re-decodes the bytes received so far and keeps
 /// the rows that came out whole; to keep that cheap it only re-decodes once the data has grown by
 /// an eighth since the last attempt. Interlaced PNGs give `nil` until finished. An APNG shows its
-/// default image row by row (when it is the first frame), then, once two frames have fully arrived, a partial animation of
-/// the frames received so far (decoded on demand: each new frame costs a walk of the chunk
-/// headers and the poster's decode).
+/// default image row by row (when it is the first frame), then, once two frames have fully
+/// arrived, a partial animation of the frames received so far (decoded on demand; each update
+/// walks the chunk headers, each rebuild decodes the poster).
 final class PNGIncrementalDecoder: IncrementalImageDecoding {
     private let options: DecodeOptions
     private var data = Data()
@@ -16,6 +16,8 @@ final class PNGIncrementalDecoder: IncrementalImageDecoding {
     private var attemptedCount = 0
     private var partial: Image?
     private var completed: Result<Image, WebImageError>?
+    /// Whether the data is an APNG, known once its image data has started (an `acTL` comes first).
+    private var isAnimated: Bool?
     /// The last partial animation of an APNG, the byte count last read and the frame count last tried.
     private var arrivedAnimation: Image?
     private var arrivedByteCount = 0
@@ -26,6 +28,7 @@ final class PNGIncrementalDecoder: IncrementalImageDecoding {
     func update(_ data: Data, finished: Bool) {
         if !finished || data.count != self.data.count { completed = nil }
         if data.count < self.data.count { // a restarted download
+            isAnimated = nil
             arrivedAnimation = nil
             arrivedByteCount = 0
             attemptedFrameCount = nil
@@ -52,14 +55,22 @@ final class PNGIncrementalDecoder: IncrementalImageDecoding {
     /// The APNG frames that have fully arrived, as a partial animation rebuilt as more arrive
     /// (``ArrivedFramesPacing``); nil for a still PNG and until two frames are in.
     private func arrivedFrames() -> Image? {
-        guard arrivedByteCount != data.count else { return arrivedAnimation }
+        guard !options.firstFrameOnly, arrivedByteCount != data.count else { return arrivedAnimation }
         arrivedByteCount = data.count
-        let count = APNGDecoder.arrivedFrameCount(data)
-        guard count > 1, ArrivedFramesPacing.shouldShow(arrived: count, shown: attemptedFrameCount) else {
+        if isAnimated == nil {
+            isAnimated = data.withUnsafeBytes { raw -> Bool? in
+                let bytes = raw.bindMemory(to: UInt8.self)
+                return PNGChunks.imageDataStarted(bytes) ? PNGChunks.hasAnimationControl(bytes) : nil
+            }
+        }
+        guard isAnimated == true, let apng = APNGDecoder.arrivedStructure(data), apng.frames.count > 1,
+              ArrivedFramesPacing.shouldShow(arrived: apng.frames.count, shown: attemptedFrameCount) else {
             return arrivedAnimation
         }
-        attemptedFrameCount = count
-        if let image = try? APNGDecoder.decodeArrivedFrames(data, options: options) { arrivedAnimation = image }
+        attemptedFrameCount = apng.frames.count
+        if let image = try? APNGDecoder.decodeArrivedFrames(data, apng: apng, options: options) {
+            arrivedAnimation = image
+        }
         return arrivedAnimation
     }
 

@@ -38,13 +38,14 @@ enum WebPArrivedFrames {
     /// A complete WebP file of `arrived`'s chunks of `bytes`.
     static func file(_ arrived: Arrived, of bytes: UnsafeBufferPointer<UInt8>) -> [UInt8] {
         var file: [UInt8] = Array("RIFF".utf8) + [0, 0, 0, 0] + Array("WEBP".utf8)
+        file.reserveCapacity(12 + arrived.chunks.reduce(0) { $0 + $1.count + 1 })
         for range in arrived.chunks {
-            var chunk = Array(bytes[range])
-            // EXIF and XMP come after the frames: the flags must not promise them.
-            if fourCC(bytes, range.lowerBound) == "VP8X", chunk.count > 8 { chunk[8] &= ~0x0C }
-            file += chunk
-            if chunk.count & 1 == 1 { file.append(0) }
+            file += bytes[range]
+            if range.count & 1 == 1 { file.append(0) }
         }
+        // The first chunk is VP8X (``scan(_:)`` makes sure). EXIF and XMP come after the frames:
+        // its flags must not promise them.
+        if file.count > 20 { file[20] &= ~0x0C }
         let riffSize = UInt32(file.count - 8)
         for i in 0..<4 { file[4 + i] = UInt8(truncatingIfNeeded: riffSize >> (8 * UInt32(i))) }
         return file
