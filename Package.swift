@@ -52,11 +52,14 @@ let package = Package(
         .systemLibrary(name: "CLCMS2", pkgConfig: "lcms2", providers: [.apt(["liblcms2-dev"])]),
         // The per-pixel loop of the matrix/TRC colour conversion, in plain portable C.
         .target(name: "CMatrixShaper"),
+        // A JPEG decode that reports finished rows as it goes (libjpeg-turbo's scanline API),
+        // for colour conversion beside the decode; C because libjpeg reports errors by longjmp.
+        .target(name: "CJPEGRows", linkerSettings: [.linkedLibrary("jpeg")]),
         // The image layer: the image model, coders, transformers. Usable alone to decode,
         // thumbnail and transform; names nothing of the layers above.
         .target(
             name: "WebImageCodecs",
-            dependencies: ["CTurboJPEG", "CSPNG", "CWebP", "CGIF", "CRSVG", "CLCMS2", "CMatrixShaper", "CAVIF", "CHEIF", "CJXL", "CTIFF", "CGdkPixbuf"]
+            dependencies: ["CTurboJPEG", "CSPNG", "CWebP", "CGIF", "CRSVG", "CLCMS2", "CMatrixShaper", "CJPEGRows", "CAVIF", "CHEIF", "CJXL", "CTIFF", "CGdkPixbuf"]
         ),
         // The load layer: the request vocabulary (options, context, validators, the stage
         // protocols), the caches and the loaders.

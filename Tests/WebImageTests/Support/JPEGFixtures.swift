@@ -30,6 +30,21 @@ enum JPEGFixtures {
         return Data(bytes: output, count: Int(length))
     }
 
+    /// TurboJPEG's whole-image decode (`tjDecompress2`) of `jpeg` at `size`: the reference the
+    /// library's own row decoder is checked against. Returns nil on an error TurboJPEG calls fatal.
+    static func turboDecode(_ jpeg: Data, size: PixelSize, pixelFormat: TJPF = TJPF_RGBA, fast: Bool = false) -> [UInt8]? {
+        guard let handle = tjInitDecompress() else { return nil }
+        defer { tjDestroy(handle) }
+        var out = [UInt8](repeating: 0, count: size.area * 4)
+        let flags: Int32 = fast ? TJFLAG_FASTDCT | TJFLAG_FASTUPSAMPLE : 0
+        let result = jpeg.withUnsafeBytes { raw in
+            tjDecompress2(handle, raw.bindMemory(to: UInt8.self).baseAddress, UInt(jpeg.count), &out,
+                          Int32(size.width), Int32(size.width * 4), Int32(size.height), Int32(pixelFormat.rawValue), flags)
+        }
+        if result != 0 && tjGetErrorCode(handle) != Int32(TJERR_WARNING.rawValue) { return nil }
+        return out
+    }
+
     /// A progressive JPEG of `bitmap` (libjpeg's standard multi-scan script).
     static func progressive(_ bitmap: Bitmap) throws -> Data {
         try compress(bitmap.pixels, width: bitmap.width, height: bitmap.height, flags: TJFLAG_PROGRESSIVE)

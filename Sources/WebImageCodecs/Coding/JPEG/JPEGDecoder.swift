@@ -2,7 +2,8 @@ import CTurboJPEG
 import Foundation
 
 /// Decodes JPEG bytes into an ``Image``: header and limit checks first, then a DCT-scaled
-/// TurboJPEG decode straight into the bitmap's memory, then resampling and EXIF orientation.
+/// libjpeg-turbo decode straight into the bitmap's memory (with any colour conversion beside
+/// it), then resampling and EXIF orientation.
 enum JPEGDecoder {
     /// How strictly missing or damaged data is treated.
     enum Mode {
@@ -30,17 +31,29 @@ enum JPEGDecoder {
         let plan = try JPEGDecodePlan(source: info.size, orientation: header.orientation, options: options)
         if mode == .complete { try checkPlausibleLength(b.count, header: header) }
 
-        let format = info.isCMYK ? TJPF_CMYK : TJPF_RGBA
         let color = colorPlan(JPEGColorMarkers.read(b), info: info, options: options)
         // Shrinking by 1.5x or more after the decode hides the fast DCT's and upsampling's error.
         let fast = plan.decodeSize.width * 2 >= plan.outputSize.width * 3
             && plan.decodeSize.height * 2 >= plan.outputSize.height * 3
         let decoded = try Bitmap(width: plan.decodeSize.width, height: plan.decodeSize.height) { buffer in
-            let outcome = try decompressor.decompress(b, into: buffer, size: plan.decodeSize, pixelFormat: format,
-                                                      fast: fast)
+            // A conversion runs beside the decode when a core is free, else after it.
+            let overlapped = color.plan.conversion.flatMap {
+                OverlappedColorConversion.start($0, pixels: buffer, width: plan.decodeSize.width,
+                                                height: plan.decodeSize.height)
+            }
+            let outcome: JPEGRowDecoder.Outcome
+            do {
+                outcome = try JPEGRowDecoder.decode(b, into: buffer, size: plan.decodeSize, factor: plan.factor,
+                                                    cmyk: info.isCMYK, fast: fast, overlapped: overlapped)
+            } catch {
+                overlapped?.finish(convertingRest: false)
+                throw error
+            }
+            overlapped?.finish(convertingRest: true)
             if mode == .complete, case .warning(let message) = outcome, isDamage(message) {
                 throw WebImageError.badData("The JPEG data is truncated or corrupt: \(message).")
             }
+            if overlapped != nil { return }
             if case .cmyk(let inverted) = color.source, color.plan.conversion == nil {
                 JPEGCMYK.convertToRGBA(buffer, inverted: inverted)
             } else {

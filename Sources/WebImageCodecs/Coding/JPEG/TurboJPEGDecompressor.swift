@@ -1,7 +1,8 @@
 import CTurboJPEG
 
-/// One TurboJPEG decompressor handle, destroyed with this object. Not shared between threads:
-/// each decode makes its own.
+/// One TurboJPEG decompressor handle, for reading a JPEG's header (the pixels come from
+/// ``JPEGRowDecoder``), destroyed with this object. Not shared between threads: each decode
+/// makes its own.
 final class TurboJPEGDecompressor {
     /// What `tjDecompressHeader3` reports.
     struct Info {
@@ -9,13 +10,6 @@ final class TurboJPEGDecompressor {
         var colorspace: Int32
         /// CMYK and YCCK files cannot be converted to RGB by libjpeg; they decode as CMYK.
         var isCMYK: Bool { colorspace == Int32(TJCS_CMYK.rawValue) || colorspace == Int32(TJCS_YCCK.rawValue) }
-    }
-
-    /// How a decompression ended when it did not fail outright.
-    enum Outcome {
-        case clean
-        /// libjpeg warned (for example about a premature end); the pixels may be partly gray.
-        case warning(String)
     }
 
     private let handle: tjhandle
@@ -43,26 +37,6 @@ final class TurboJPEGDecompressor {
             throw WebImageError.badData("The JPEG header declares an empty image (\(width)x\(height)).")
         }
         return Info(size: PixelSize(width: Int(width), height: Int(height)), colorspace: colorspace)
-    }
-
-    /// Decodes `jpeg` at `size` (one of the DCT-scaled sizes) into `destination`, 4 bytes per
-    /// pixel in `pixelFormat` (RGBA or CMYK). `fast` trades exactness for speed (fast integer DCT,
-    /// simple chroma upsampling): invisible when the result is shrunk further, as for thumbnails.
-    /// Throws on a fatal error; warnings are returned.
-    func decompress(_ jpeg: UnsafeBufferPointer<UInt8>, into destination: UnsafeMutableBufferPointer<UInt8>,
-                    size: PixelSize, pixelFormat: TJPF, fast: Bool = false) throws -> Outcome {
-        precondition(destination.count >= size.area * 4, "destination too small for the decode size")
-        guard let source = jpeg.baseAddress, let target = destination.baseAddress else {
-            throw WebImageError.badData("The JPEG data is empty.")
-        }
-        var flags = TJFLAG_LIMITSCANS // refuse progressive files with absurd scan counts
-        if fast { flags |= TJFLAG_FASTDCT | TJFLAG_FASTUPSAMPLE }
-        let result = tjDecompress2(handle, source, UInt(jpeg.count), target, Int32(size.width),
-                                   Int32(size.width * 4), Int32(size.height), Int32(pixelFormat.rawValue), flags)
-        if result == 0 { return .clean }
-        let message = errorText()
-        if tjGetErrorCode(handle) == Int32(TJERR_WARNING.rawValue) { return .warning(message) }
-        throw WebImageError.badData("The JPEG data is corrupt: \(message).")
     }
 
     private func errorText() -> String {

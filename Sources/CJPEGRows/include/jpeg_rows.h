@@ -1,0 +1,33 @@
+// A JPEG decode through libjpeg-turbo's scanline API that reports each band of finished rows,
+// so the caller can work on the top of the image while the rest is still decoding. Its pixels
+// are byte for byte those of TurboJPEG's tjDecompress2 with the same settings (the same library
+// underneath, the same decoder options). libjpeg reports fatal errors by longjmp, which Swift
+// cannot catch; this C function owns the setjmp. Unlike tjDecompress2, it tells an error after
+// a warning from the warning: the result is a failure unless every row had been decoded.
+#ifndef WEBIMAGE_JPEG_ROWS_H
+#define WEBIMAGE_JPEG_ROWS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/// Called on the decoding thread with the number of rows finished so far (from the top).
+typedef void (*webimage_jpeg_rows_ready)(void *context, int finished_rows);
+
+enum webimage_jpeg_rows_result {
+    WEBIMAGE_JPEG_ROWS_CLEAN = 0,
+    /// libjpeg warned (for example about a premature end); the message says what.
+    WEBIMAGE_JPEG_ROWS_WARNING = 1,
+    /// The decode failed; the message says why. Rows below those reported may be unwritten.
+    WEBIMAGE_JPEG_ROWS_FAILED = -1,
+};
+
+/// Decodes `size` bytes of JPEG into `destination` (`width` × `height` pixels of 4 bytes, rows
+/// packed): RGBA, or CMYK when `cmyk` is non-zero, DCT-scaled by `scale_num`/`scale_denom`
+/// (`width` and `height` must be the scaled size). `fast` selects the fast integer DCT and
+/// simple chroma upsampling. Progressive files with more than 500 scans are refused. `ready` is
+/// called after every `band_rows` rows or more, and once more when the last row is done.
+int webimage_jpeg_decode_rows(const uint8_t *data, size_t size, uint8_t *destination, int width, int height,
+                              int cmyk, int scale_num, int scale_denom, int fast, int band_rows,
+                              webimage_jpeg_rows_ready ready, void *context, char *message, size_t message_size);
+
+#endif
