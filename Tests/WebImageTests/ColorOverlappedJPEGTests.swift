@@ -1,5 +1,6 @@
 import CTurboJPEG
 import Foundation
+import Synchronization
 import Testing
 @testable import WebImageCodecs
 
@@ -73,6 +74,24 @@ struct ColorOverlappedJPEGTests {
         let size = PixelSize(width: Self.width, height: Self.height)
         #expect(image.bitmap.pixels == (try reference(plain, icc: ColorFixtures.displayP3, size: size)))
         #expect(image.colorProfile?.description == "Test Display P3")
+    }
+
+    /// Many conversions at once, more helpers than cores: helpers are paused and resumed by
+    /// the scheduler, decoders take bands over from them, and every result is still exact.
+    @Test func concurrentDecodesWithBusyHelpersStayExact() throws {
+        let plain = try JPEGFixtures.compress(Self.pixels, width: Self.width, height: Self.height)
+        let tagged = ColorFixtures.jpeg(plain, icc: ColorFixtures.displayP3)
+        let size = PixelSize(width: Self.width, height: Self.height)
+        let want = try reference(plain, icc: ColorFixtures.displayP3, size: size)
+        let results = Mutex<[Bool]>([])
+        DispatchQueue.concurrentPerform(iterations: 12) { _ in
+            let got = try? banded(tagged, icc: ColorFixtures.displayP3, size: size, factor: .init(num: 1, denom: 1))
+            let exact: Bool = got == want
+            results.withLock { $0.append(exact) }
+        }
+        let exact = results.withLock { $0 }
+        #expect(exact.count == 12)
+        #expect(exact.allSatisfy { $0 }, "\(exact.filter { !$0 }.count) of 12 decodes differ")
     }
 
     @Test func progressiveFileMatches() throws {

@@ -4,51 +4,68 @@ import Synchronization
 
 /// A colour conversion that runs while its decoder is still producing rows: bands of finished
 /// rows are converted on another core as they arrive, and the decoding thread converts whatever
-/// nobody has taken once it is done.
+/// is left once it is done.
 ///
-/// Per pixel the conversion is as costly as a third to a half of a JPEG decode in every form
-/// measured (table-driven scalar C, AVX2 polynomials), so converting after the decode adds that
-/// much to the time to the image. Overlapped with the decode on a free core, it adds little.
-/// When no core is free (every helper slot in use, or the helper not scheduled yet), the
-/// decoding thread does the work itself: never slower than decoding then converting.
-// No lock-free state: the band counters are read and written only with `condition` locked, and
-// a band's pixels are touched only by the thread that claimed it, after its rows were reported.
+/// Per pixel the conversion costs a third to a half of a JPEG decode in every form measured
+/// (table-driven scalar C, AVX2 polynomials), so converting after the decode adds that much to
+/// the time to the image; beside the decode on a free core, it adds little.
+///
+/// The helper converts a band in its own scratch memory and copies it back, so the decoding
+/// thread never has to wait for a helper the scheduler has paused (a busy machine): at the end
+/// it takes over every band the helper has not finished, and the helper's late work is dropped.
+/// It waits only while the helper copies a band in or out, a few microseconds. When no core is
+/// free the cost is what converting after the decode costs.
+// No lock-free state: the band states are read and written only with `condition` locked; a
+// band's pixels are written only by the thread whose state change gave it the band.
 final class OverlappedColorConversion: @unchecked Sendable {
     /// Rows per band: 16 rows of a 1024-pixel image are 64 KB, small enough to be converted
-    /// while still in the shared cache, large enough that claiming a band costs nothing.
+    /// while still in the shared cache, large enough that handing a band over costs little.
     static let bandRows = 16
     /// Smaller bitmaps are converted after their decode: handing work to another thread costs
     /// tens of microseconds, the conversion of 256 K pixels about half a millisecond.
     static let minimumPixels = 256 * 1024
-
     /// Helpers converting at once, at most one fewer than the cores: on a machine whose cores
     /// are all decoding, a helper would only take time from another decode.
-    private static let helpers = Mutex(0)
     static let helperLimit = ProcessInfo.processInfo.activeProcessorCount - 1
+    private static let helpers = Mutex(0)
+
+    /// Where a band is.
+    private enum BandState {
+        /// Not decoded yet, or decoded and nobody's.
+        case open
+        /// The helper is copying it into its scratch memory (the pixels are being read).
+        case copyingIn
+        /// The helper is converting its copy: the decoding thread may take the band over.
+        case converting
+        /// The helper is writing its converted copy back.
+        case copyingOut
+        /// Converted in place, by whichever thread: nobody may touch it again.
+        case done
+    }
 
     private let conversion: ColorConversion
     private let pixels: UnsafeMutablePointer<UInt8>
     private let rowBytes: Int
     private let height: Int
     private let condition = NSCondition()
+    private var bands: [BandState]
+    /// Rows the decoder has finished.
     private var finishedRows = 0
-    private var claimedRows = 0
-    private var converting = 0
     private var decodingEnded = false
 
-    /// A conversion of the `height` rows of `rowBytes` at `pixels`, with a helper started on
-    /// another core; nil when the bitmap is small or no helper slot is free (convert after the
-    /// decode then). Call ``rowsFinished(_:)`` as rows arrive and ``finish(convertingRest:)``
-    /// before the pixels' memory goes away.
-    /// `minimumPixels` and `helperLimit` are for tests, which run many decodes at once.
+    /// A conversion of the `height` rows of `width` RGBA pixels at `pixels`, with a helper
+    /// started on another core; nil when the bitmap is small or no helper slot is free (convert
+    /// after the decode then). Call ``rowsFinished(_:)`` as rows arrive and
+    /// ``finish(convertingRest:)`` before the pixels' memory goes away. `minimumPixels` and
+    /// `helperLimit` are for tests, which run many decodes at once.
     static func start(_ conversion: ColorConversion, pixels: UnsafeMutableBufferPointer<UInt8>,
                       width: Int, height: Int, minimumPixels: Int = minimumPixels,
                       helperLimit: Int = helperLimit) -> OverlappedColorConversion? {
-        guard width * height >= minimumPixels, let base = pixels.baseAddress,
+        guard width > 0, height > 0, width * height >= minimumPixels, let base = pixels.baseAddress,
               pixels.count >= width * height * 4, reserveHelper(limit: helperLimit) else { return nil }
         let overlapped = OverlappedColorConversion(conversion, pixels: base, rowBytes: width * 4, height: height)
         DispatchQueue.global(qos: .userInitiated).async {
-            overlapped.convertBands()
+            overlapped.help()
             helpers.withLock { $0 -= 1 }
         }
         return overlapped
@@ -59,6 +76,7 @@ final class OverlappedColorConversion: @unchecked Sendable {
         self.pixels = pixels
         self.rowBytes = rowBytes
         self.height = height
+        bands = Array(repeating: .open, count: (height + Self.bandRows - 1) / Self.bandRows)
     }
 
     private static func reserveHelper(limit: Int) -> Bool {
@@ -77,46 +95,67 @@ final class OverlappedColorConversion: @unchecked Sendable {
         condition.broadcast()
     }
 
-    /// Ends the decode: with `convertingRest`, the decoding thread converts the bands nobody
-    /// has taken (after a failed decode, nothing more is converted). Returns once no thread
-    /// touches the pixels any more.
+    /// Ends the decode. With `convertingRest`, the decoding thread converts every band the
+    /// helper has not finished, taking over those it is still converting; after a failed decode
+    /// nothing more is converted. Returns once no other thread will touch the pixels.
     func finish(convertingRest: Bool) {
         condition.lock()
         decodingEnded = true
-        if convertingRest {
-            finishedRows = height
-        } else {
-            claimedRows = finishedRows
-        }
         condition.broadcast()
-        condition.unlock()
-        convertBands()
-        condition.lock()
-        while converting > 0 { condition.wait() }
+        for band in bands.indices {
+            while bands[band] == .copyingIn || bands[band] == .copyingOut { condition.wait() }
+            guard bands[band] != .done else { continue }
+            // Open, or the helper's copy is still being converted: this thread's now (after a
+            // failure, closed unconverted, so the helper never writes its copy back).
+            bands[band] = .done
+            guard convertingRest else { continue }
+            condition.unlock()
+            conversion.apply(rows(of: band))
+            condition.lock()
+        }
         condition.unlock()
     }
 
-    /// Claims and converts bands until the decode has ended and none is left.
-    private func convertBands() {
+    /// The helper: converts complete bands in its scratch memory while the decode runs.
+    private func help() {
+        let scratch = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: Self.bandRows * rowBytes)
+        defer { scratch.deallocate() }
+        var next = 0
         condition.lock()
-        while true {
-            if claimedRows < finishedRows {
-                let first = claimedRows
-                let end = min(finishedRows, first + Self.bandRows)
-                claimedRows = end
-                converting += 1
-                condition.unlock()
-                conversion.apply(UnsafeMutableBufferPointer(start: pixels + first * rowBytes,
-                                                            count: (end - first) * rowBytes))
-                condition.lock()
-                converting -= 1
-                condition.broadcast()
-            } else if decodingEnded {
-                break
-            } else {
-                condition.wait()
-            }
+        while next < bands.count {
+            if decodingEnded { break }
+            let end = min((next + 1) * Self.bandRows, height)
+            guard finishedRows >= end else { condition.wait(); continue }
+            let band = next
+            next += 1
+            guard bands[band] == .open else { continue }
+            bands[band] = .copyingIn
+            condition.unlock()
+            let source = rows(of: band)
+            let copy = UnsafeMutableBufferPointer(rebasing: scratch[..<source.count])
+            copy.baseAddress!.update(from: source.baseAddress!, count: source.count)
+            condition.lock()
+            bands[band] = .converting
+            condition.broadcast()
+            condition.unlock()
+            conversion.apply(copy)
+            condition.lock()
+            // Taken over while converting: the decoding thread has done it in place.
+            guard bands[band] == .converting else { continue }
+            bands[band] = .copyingOut
+            condition.unlock()
+            source.baseAddress!.update(from: copy.baseAddress!, count: source.count)
+            condition.lock()
+            bands[band] = .done
+            condition.broadcast()
         }
         condition.unlock()
+    }
+
+    /// The pixels of `band`'s rows.
+    private func rows(of band: Int) -> UnsafeMutableBufferPointer<UInt8> {
+        let first = band * Self.bandRows
+        let end = min(first + Self.bandRows, height)
+        return UnsafeMutableBufferPointer(start: pixels + first * rowBytes, count: (end - first) * rowBytes)
     }
 }
