@@ -67,10 +67,9 @@ public enum Resampler {
                                         let scale: Float = value.w > 0.001 ? 255 / value.w : 0
                                         value = SIMD4(value.x * scale, value.y * scale, value.z * scale, value.w)
                                     }
-                                    let rounded = (value + 0.5).clamped(lowerBound: .zero, upperBound: SIMD4(repeating: 255))
                                     let o = x &* 4
-                                    outRow[o] = UInt8(rounded.x); outRow[o &+ 1] = UInt8(rounded.y)
-                                    outRow[o &+ 2] = UInt8(rounded.z); outRow[o &+ 3] = UInt8(rounded.w)
+                                    outRow[o] = byte(value.x); outRow[o &+ 1] = byte(value.y)
+                                    outRow[o &+ 2] = byte(value.z); outRow[o &+ 3] = byte(value.w)
                                 }
                             }
                         }
@@ -119,6 +118,15 @@ public enum Resampler {
     @inline(__always)
     static func clamp8(_ v: Float) -> UInt8 {
         v <= 0 ? 0 : (v >= 255 ? 255 : UInt8(v + 0.5))
+    }
+
+    /// `v` rounded half up and clamped to 0...255: the same bytes as `UInt8` of
+    /// `(v + 0.5).clamped(0, 255)`, but in plain scalar `max`/`min` (branch-free), where the
+    /// SIMD `clamped` goes lane by lane through NaN-aware `Float.maximum`/`minimum`. A NaN
+    /// (never produced here) becomes 0, as `clamped` makes it.
+    @inline(__always)
+    static func byte(_ v: Float) -> UInt8 {
+        UInt8(truncatingIfNeeded: Int32(Swift.min(Swift.max(0, v + 0.5), 255)))
     }
 
     /// For each destination index along one axis: a run of consecutive source indices starting
