@@ -109,25 +109,7 @@ public struct Bitmap: Sendable, Hashable {
 
     /// True when any pixel is not fully opaque.
     public var hasAlpha: Bool {
-        withUnsafeBytes { p in
-            // Pixels as 32-bit words (the alpha byte on top, little-endian), ANDed in blocks: a
-            // loop without an exit per pixel, which the compiler vectorizes; the first block
-            // holding a pixel that is not opaque ends the scan.
-            let block = 256
-            let pixels = p.count / 4
-            let words = UnsafeRawPointer(p.baseAddress!)
-            var start = 0
-            while start < pixels {
-                let end = Swift.min(start &+ block, pixels)
-                var all: UInt32 = .max
-                for i in start..<end {
-                    all &= words.loadUnaligned(fromByteOffset: i &* 4, as: UInt32.self)
-                }
-                if UInt32(littleEndian: all) >> 24 != 255 { return true }
-                start = end
-            }
-            return false
-        }
+        withUnsafeBytes { PixelRows($0, width: width, height: height).hasAlpha }
     }
 }
 
