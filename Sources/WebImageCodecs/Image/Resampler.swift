@@ -79,9 +79,7 @@ public enum Resampler {
                                     let scale: Float = value.w > 0.001 ? 255 / value.w : 0
                                     value = SIMD4(value.x * scale, value.y * scale, value.z * scale, value.w)
                                 }
-                                let o = x &* 4
-                                outRow[o] = byte(value.x); outRow[o &+ 1] = byte(value.y)
-                                outRow[o &+ 2] = byte(value.z); outRow[o &+ 3] = byte(value.w)
+                                UnsafeMutableRawPointer(outRow + x &* 4).storeBytes(of: bytes(value), as: SIMD4<UInt8>.self)
                             }
                         }
                     }
@@ -131,13 +129,22 @@ public enum Resampler {
         v <= 0 ? 0 : (v >= 255 ? 255 : UInt8(v + 0.5))
     }
 
-    /// `v` rounded half up and clamped to 0...255: the same bytes as `UInt8` of
-    /// `(v + 0.5).clamped(0, 255)`, but in plain scalar `max`/`min` (branch-free), where the
-    /// SIMD `clamped` goes lane by lane through NaN-aware `Float.maximum`/`minimum`. A NaN
-    /// (never produced here) becomes 0, as `clamped` makes it.
+    /// Each lane of `v` rounded half up and clamped to 0...255: the bytes `UInt8` makes of
+    /// `(v + 0.5).clamped(lowerBound: 0, upperBound: 255)` (a NaN, never produced here, gives 0),
+    /// in vector operations only. The SIMD `clamped` and `UInt8(_:)` go lane by lane through
+    /// NaN-aware compares and checked conversions, several times the cost of the filtering.
+    ///
+    /// Adding 2²³ to a float in 0...255 leaves its integer part, rounded to nearest, in the low
+    /// bits; one less where that rounded up gives the truncation `UInt8(_:)` makes.
     @inline(__always)
-    static func byte(_ v: Float) -> UInt8 {
-        UInt8(truncatingIfNeeded: Int32(Swift.min(Swift.max(0, v + 0.5), 255)))
+    static func bytes(_ v: SIMD4<Float>) -> SIMD4<UInt8> {
+        let magic = SIMD4<Float>(repeating: 8_388_608)
+        var c = v + 0.5
+        c = c.replacing(with: 0, where: .!(c .>= 0))
+        c = c.replacing(with: 255, where: c .> 255)
+        var whole = (c + magic) - magic
+        whole = whole.replacing(with: whole - 1, where: whole .> c)
+        return SIMD4<UInt8>(truncatingIfNeeded: unsafeBitCast(whole + magic, to: SIMD4<UInt32>.self))
     }
 
     /// For each destination index along one axis: a run of consecutive source indices starting
