@@ -44,12 +44,18 @@ struct DecodeBenchCommand: ParsableCommand {
         var options = DecodeOptions.default
         if let thumbnail { options.thumbnailPixelSize = PixelSize(width: thumbnail, height: thumbnail) }
 
-        // Untimed: source sizes (for megapixels) and a warm-up of code and allocator.
+        // Untimed: source sizes (for megapixels), then one pass of the timed decode itself, as
+        // the C loops' warm-up is: a thumbnail takes a path the full-size decode does not, and
+        // glibc serves an allocation above its mmap threshold from the heap only after the
+        // first free of that size, so the second decode of a file is the first that finds the
+        // memory a decoding library allocates (gdk-pixbuf's pixbuf, libheif's planes) already
+        // mapped. (The C loops keep their freed memory from the start: mallopt.)
         let megapixels = try files.reduce(0.0) { total, data in
             let image = try CodersManager.shared.decode(data, options: .default)
             return total + Double(image.width * image.height) / 1e6
         }
         let coder = CodersManager.shared
+        for data in files { _ = try coder.decode(data, options: options) }
         let disk = try diskCache.map { try Self.filledDiskCache(at: $0, with: files) }
         let work = files.count * passes
         let failures = Atomic<Int>(0)

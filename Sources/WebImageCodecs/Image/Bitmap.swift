@@ -109,14 +109,7 @@ public struct Bitmap: Sendable, Hashable {
 
     /// True when any pixel is not fully opaque.
     public var hasAlpha: Bool {
-        withUnsafeBytes { p in
-            var i = 3
-            while i < p.count {
-                if p[i] != 255 { return true }
-                i &+= 4
-            }
-            return false
-        }
+        withUnsafeBytes { PixelRows($0, width: width, height: height).hasAlpha }
     }
 }
 

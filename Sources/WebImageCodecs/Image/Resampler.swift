@@ -13,84 +13,92 @@ public enum Resampler {
                                              height: Double(bitmap.height)), to: size)
     }
 
+    /// All of `source` (borrowed rows, such as a decoder's own output) scaled to exactly `size`:
+    /// a new bitmap even when the size is the same.
+    static func resize(_ source: PixelRows, to size: PixelSize) -> Bitmap {
+        resize(source, window: Window(x: 0, y: 0, width: Double(source.width), height: Double(source.height)), to: size)
+    }
+
     /// A region of the source in pixel units; fractional edges are weighted by coverage.
     struct Window {
         var x: Double, y: Double, width: Double, height: Double
     }
 
     /// The `window` part of `bitmap` scaled to exactly `size` (used for aspect-fill crops).
+    static func resize(_ bitmap: Bitmap, window: Window, to size: PixelSize) -> Bitmap {
+        bitmap.withUnsafeBytes { bytes in
+            resize(PixelRows(bytes, width: bitmap.width, height: bitmap.height), window: window, to: size)
+        }
+    }
+
+    /// The `window` part of `source` scaled to exactly `size`.
     ///
     /// Rows are resampled horizontally into a small ring of float rows (as many as the vertical
     /// filter spans), and each destination row is made from the ring as soon as its source rows
     /// are in it: the intermediate image is never held whole, so a resize touches no memory
     /// besides its result and a few kilobytes (fresh pages are dear, see ``BitmapMemory``).
-    static func resize(_ bitmap: Bitmap, window: Window, to size: PixelSize) -> Bitmap {
+    static func resize(_ source: PixelRows, window: Window, to size: PixelSize) -> Bitmap {
         precondition(!size.isEmpty && window.width > 0 && window.height > 0, "empty resize")
-        let alpha = bitmap.hasAlpha
-        let xTaps = Taps(source: bitmap.width, start: window.x, length: window.width, count: size.width)
-        let yTaps = Taps(source: bitmap.height, start: window.y, length: window.height, count: size.height)
-        let srcW = bitmap.width, dstW = size.width, dstH = size.height
+        let alpha = source.hasAlpha
+        let xTaps = Taps(source: source.width, start: window.x, length: window.width, count: size.width)
+        let yTaps = Taps(source: source.height, start: window.y, length: window.height, count: size.height)
+        let srcStride = source.bytesPerRow, dstW = size.width, dstH = size.height
         let ringRows = (yTaps.counts.max() ?? 1) + 1
         var ring = [SIMD4<Float>](repeating: .zero, count: ringRows * dstW)
         var ringSource = [Int](repeating: -1, count: ringRows)
         var sumRow = [SIMD4<Float>](repeating: .zero, count: dstW)
 
-        return bitmap.pixels.withUnsafeBufferPointer { src in
-            ring.withUnsafeMutableBufferPointer { ring in
-              sumRow.withUnsafeMutableBufferPointer { sum in
-                xTaps.withTables { xFirst, xCounts, xOffsets, xWeights in
-                    yTaps.withTables { yFirst, yCounts, yOffsets, yWeights in
-                        Bitmap(width: dstW, height: dstH) { out in
-                            for y in 0..<dstH {
-                                let rowStart = yFirst[y], tapCount = yCounts[y], base = yOffsets[y]
-                                // Make sure the source rows this destination row needs are in the ring.
-                                for t in 0..<tapCount {
-                                    let sourceRow = rowStart &+ t, slot = sourceRow % ringRows
-                                    guard ringSource[slot] != sourceRow else { continue }
-                                    ringSource[slot] = sourceRow
-                                    let row = UnsafeMutableBufferPointer(rebasing: ring[(slot &* dstW)..<(slot &* dstW &+ dstW)])
-                                    horizontal(src, row: sourceRow &* srcW &* 4, into: row, alpha: alpha,
-                                               first: xFirst, counts: xCounts, offsets: xOffsets, weights: xWeights)
+        return ring.withUnsafeMutableBufferPointer { ring in
+          sumRow.withUnsafeMutableBufferPointer { sum in
+            xTaps.withTables { xFirst, xCounts, xOffsets, xWeights in
+                yTaps.withTables { yFirst, yCounts, yOffsets, yWeights in
+                    Bitmap(width: dstW, height: dstH) { out in
+                        for y in 0..<dstH {
+                            let rowStart = yFirst[y], tapCount = yCounts[y], base = yOffsets[y]
+                            // Make sure the source rows this destination row needs are in the ring.
+                            for t in 0..<tapCount {
+                                let sourceRow = rowStart &+ t, slot = sourceRow % ringRows
+                                guard ringSource[slot] != sourceRow else { continue }
+                                ringSource[slot] = sourceRow
+                                let row = UnsafeMutableBufferPointer(rebasing: ring[(slot &* dstW)..<(slot &* dstW &+ dstW)])
+                                horizontal(source.base + sourceRow &* srcStride, into: row, alpha: alpha,
+                                           first: xFirst, counts: xCounts, offsets: xOffsets, weights: xWeights)
+                            }
+                            // Vertical pass: the weighted ring rows summed into `sum`, then
+                            // un-premultiplied and rounded into the RGBA8 result.
+                            for x in 0..<dstW { sum[x] = .zero }
+                            for t in 0..<tapCount {
+                                let w = yWeights[base &+ t]
+                                let ringRow = ring.baseAddress! + ((rowStart &+ t) % ringRows) &* dstW
+                                for x in 0..<dstW { sum[x] += ringRow[x] * w }
+                            }
+                            let outRow = out.baseAddress! + y &* dstW &* 4
+                            for x in 0..<dstW {
+                                var value = sum[x]
+                                if alpha {
+                                    let scale: Float = value.w > 0.001 ? 255 / value.w : 0
+                                    value = SIMD4(value.x * scale, value.y * scale, value.z * scale, value.w)
                                 }
-                                // Vertical pass: the weighted ring rows summed into `sum`, then
-                                // un-premultiplied and rounded into the RGBA8 result.
-                                for x in 0..<dstW { sum[x] = .zero }
-                                for t in 0..<tapCount {
-                                    let w = yWeights[base &+ t]
-                                    let ringRow = ring.baseAddress! + ((rowStart &+ t) % ringRows) &* dstW
-                                    for x in 0..<dstW { sum[x] += ringRow[x] * w }
-                                }
-                                let outRow = out.baseAddress! + y &* dstW &* 4
-                                for x in 0..<dstW {
-                                    var value = sum[x]
-                                    if alpha {
-                                        let scale: Float = value.w > 0.001 ? 255 / value.w : 0
-                                        value = SIMD4(value.x * scale, value.y * scale, value.z * scale, value.w)
-                                    }
-                                    let rounded = (value + 0.5).clamped(lowerBound: .zero, upperBound: SIMD4(repeating: 255))
-                                    let o = x &* 4
-                                    outRow[o] = UInt8(rounded.x); outRow[o &+ 1] = UInt8(rounded.y)
-                                    outRow[o &+ 2] = UInt8(rounded.z); outRow[o &+ 3] = UInt8(rounded.w)
-                                }
+                                UnsafeMutableRawPointer(outRow + x &* 4).storeBytes(of: bytes(value), as: SIMD4<UInt8>.self)
                             }
                         }
                     }
                 }
-              }
             }
+          }
         }
     }
 
-    /// One source row (starting at byte `row`) resampled horizontally into `into`, premultiplied
-    /// by alpha when the image has alpha.
+    /// One source row (its first byte at `src`) resampled horizontally into `into`,
+    /// premultiplied by alpha when the image has alpha.
     @inline(__always)
-    private static func horizontal(_ src: UnsafeBufferPointer<UInt8>, row: Int, into out: UnsafeMutableBufferPointer<SIMD4<Float>>,
+    private static func horizontal(_ src: UnsafePointer<UInt8>, into out: UnsafeMutableBufferPointer<SIMD4<Float>>,
                                    alpha: Bool, first: UnsafeBufferPointer<Int>, counts: UnsafeBufferPointer<Int>,
                                    offsets: UnsafeBufferPointer<Int>, weights: UnsafeBufferPointer<Float>) {
         if alpha {
             for x in 0..<out.count {
                 var sum = SIMD4<Float>.zero
-                var i = row &+ first[x] &* 4
+                var i = first[x] &* 4
                 let base = offsets[x]
                 for t in 0..<counts[x] {
                     let w = weights[base &+ t]
@@ -104,7 +112,7 @@ public enum Resampler {
         } else {
             for x in 0..<out.count {
                 var sum = SIMD4<Float>.zero
-                var i = row &+ first[x] &* 4
+                var i = first[x] &* 4
                 let base = offsets[x]
                 for t in 0..<counts[x] {
                     let pixel = SIMD4<Float>(Float(src[i]), Float(src[i &+ 1]), Float(src[i &+ 2]), Float(src[i &+ 3]))
@@ -119,6 +127,24 @@ public enum Resampler {
     @inline(__always)
     static func clamp8(_ v: Float) -> UInt8 {
         v <= 0 ? 0 : (v >= 255 ? 255 : UInt8(v + 0.5))
+    }
+
+    /// Each lane of `v` rounded half up and clamped to 0...255: the bytes `UInt8` makes of
+    /// `(v + 0.5).clamped(lowerBound: 0, upperBound: 255)` (a NaN, never produced here, gives 0),
+    /// in vector operations only. The SIMD `clamped` and `UInt8(_:)` go lane by lane through
+    /// NaN-aware compares and checked conversions, several times the cost of the filtering.
+    ///
+    /// Adding 2²³ to a float in 0...255 leaves its integer part, rounded to nearest, in the low
+    /// bits; one less where that rounded up gives the truncation `UInt8(_:)` makes.
+    @inline(__always)
+    static func bytes(_ v: SIMD4<Float>) -> SIMD4<UInt8> {
+        let magic = SIMD4<Float>(repeating: 8_388_608)
+        var c = v + 0.5
+        c = c.replacing(with: 0, where: .!(c .>= 0))
+        c = c.replacing(with: 255, where: c .> 255)
+        var whole = (c + magic) - magic
+        whole = whole.replacing(with: whole - 1, where: whole .> c)
+        return SIMD4<UInt8>(truncatingIfNeeded: unsafeBitCast(whole + magic, to: SIMD4<UInt32>.self))
     }
 
     /// For each destination index along one axis: a run of consecutive source indices starting

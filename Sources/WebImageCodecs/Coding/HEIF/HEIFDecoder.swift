@@ -35,13 +35,12 @@ enum HEIFDecoder {
             if target != shown, let thumbnail = thumbnail(of: primary, covering: target, limits: options.limits) {
                 defer { heif_image_handle_release(thumbnail) }
                 // A thumbnail item that fails to decode leaves the primary image to serve.
-                bitmap = try (try? HEIFPixels.bitmap(of: thumbnail, color: color))
-                    ?? HEIFPixels.bitmap(of: primary, color: color)
+                bitmap = try (try? HEIFPixels.bitmap(of: thumbnail, color: color, size: target))
+                    ?? HEIFPixels.bitmap(of: primary, color: color, size: target)
             } else {
-                bitmap = try HEIFPixels.bitmap(of: primary, color: color)
+                bitmap = try HEIFPixels.bitmap(of: primary, color: color, size: target)
             }
-            let sized = bitmap.size == target ? bitmap : Resampler.resize(bitmap, to: target)
-            return Image(bitmap: sized, format: format, scale: options.scaleFactor, decodeOptions: options,
+            return Image(bitmap: bitmap, format: format, scale: options.scaleFactor, decodeOptions: options,
                          colorProfile: color.profile)
         }
     }

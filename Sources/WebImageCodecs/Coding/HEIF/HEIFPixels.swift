@@ -2,10 +2,16 @@ import CHEIF
 
 /// Decodes one image item of a HEIF file to the library's RGBA8.
 enum HEIFPixels {
-    /// The pixels of `handle`'s image, with libheif's transformations (clean aperture, rotation,
-    /// mirror) applied, deeper samples reduced to 8 bits, opaque alpha when there is none,
-    /// premultiplied alpha divided out, then converted by `color`.
-    static func bitmap(of handle: OpaquePointer, color: ColorManagement.Plan) throws -> Bitmap {
+    /// The pixels of `handle`'s image at `size`, with libheif's transformations (clean aperture,
+    /// rotation, mirror) applied, deeper samples reduced to 8 bits, opaque alpha when there is
+    /// none, premultiplied alpha divided out, converted by `color`, then resampled to `size`
+    /// (``Resampler``) when the image is not that size.
+    ///
+    /// When nothing is to be done to the decoded pixels but resampling (no colour conversion, no
+    /// premultiplied alpha), they are resampled where libheif decoded them: the image at its
+    /// decoded size is never copied into a bitmap of its own (an embedded thumbnail scaled to
+    /// the requested size costs one bitmap, of the requested size).
+    static func bitmap(of handle: OpaquePointer, color: ColorManagement.Plan, size: PixelSize) throws -> Bitmap {
         guard let options = heif_decoding_options_alloc() else {
             throw WebImageError(.imageTooLarge, "libheif could not allocate decoding options (out of memory).")
         }
@@ -26,9 +32,13 @@ enum HEIFPixels {
               Int(stride) >= width * 4 else {
             throw WebImageError.badData("libheif returned no usable RGBA plane (\(width)x\(height), \(depth) bits).")
         }
+        let rows = PixelRows(base: plane, width: width, height: height, bytesPerRow: Int(stride))
         let premultiplied = heif_image_handle_is_premultiplied_alpha(handle) != 0
             && heif_image_handle_has_alpha_channel(handle) != 0
-        return Bitmap(width: width, height: height) { out in
+        if rows.size != size, !premultiplied, color.conversion == nil {
+            return Resampler.resize(rows, to: size)
+        }
+        let full = Bitmap(width: width, height: height) { out in
             let rowBytes = width * 4
             for y in 0..<height {
                 (out.baseAddress! + y * rowBytes).update(from: plane + y * Int(stride), count: rowBytes)
@@ -36,6 +46,7 @@ enum HEIFPixels {
             if premultiplied { unpremultiply(out) }
             color.apply(out)
         }
+        return Resampler.resize(full, to: size)
     }
 
     /// Divides each colour by its alpha, rounding (a colour over its alpha is clamped).
