@@ -51,7 +51,7 @@ struct ColorOverlappedJPEGTests {
         try tagged.withUnsafeBytes { raw in
             try out.withUnsafeMutableBufferPointer { buffer in
                 let overlapped = try #require(OverlappedColorConversion.start(
-                    conversion, pixels: buffer, width: size.width, height: size.height, minimumPixels: 0, helperLimit: .max))
+                    conversion, pixels: buffer, width: size.width, height: size.height, minimumPixels: 0, coreLimit: .max))
                 do {
                     _ = try JPEGRowDecoder.decode(raw.bindMemory(to: UInt8.self), into: buffer, size: size,
                                                     factor: factor, cmyk: cmyk, fast: fast, overlapped: overlapped)
@@ -163,7 +163,7 @@ struct ColorOverlappedJPEGTests {
         let original = pixels
         pixels.withUnsafeMutableBufferPointer { buffer in
             guard let overlapped = OverlappedColorConversion.start(conversion, pixels: buffer, width: width,
-                                                                    height: height, minimumPixels: 0, helperLimit: .max) else {
+                                                                    height: height, minimumPixels: 0, coreLimit: .max) else {
                 Issue.record("no helper slot on a machine with \(ProcessInfo.processInfo.activeProcessorCount) cores")
                 return
             }

@@ -24,10 +24,12 @@ final class OverlappedColorConversion: @unchecked Sendable {
     /// Smaller bitmaps are converted after their decode: handing work to another thread costs
     /// tens of microseconds, the conversion of 256 K pixels about half a millisecond.
     static let minimumPixels = 256 * 1024
-    /// Helpers converting at once, at most one fewer than the cores: on a machine whose cores
-    /// are all decoding, a helper would only take time from another decode.
-    static let helperLimit = ProcessInfo.processInfo.activeProcessorCount - 1
-    private static let helpers = Mutex(0)
+    /// Cores for JPEG decodes and helpers together: a helper starts only while decodes and
+    /// helpers in flight leave a core free, since on a machine whose cores are all decoding a
+    /// helper would only take time from another decode (and its copies cost CPU time).
+    static let coreLimit = ProcessInfo.processInfo.activeProcessorCount
+    /// JPEG decodes in flight (``counting(_:)``) and helpers running.
+    private static let inFlight = Mutex((decodes: 0, helpers: 0))
 
     /// Where a band is.
     private enum BandState {
@@ -47,6 +49,7 @@ final class OverlappedColorConversion: @unchecked Sendable {
     private let pixels: UnsafeMutablePointer<UInt8>
     private let rowBytes: Int
     private let height: Int
+    private let coreLimit: Int
     private let condition = NSCondition()
     private var bands: [BandState]
     /// Rows the decoder has finished.
@@ -54,35 +57,53 @@ final class OverlappedColorConversion: @unchecked Sendable {
     private var decodingEnded = false
 
     /// A conversion of the `height` rows of `width` RGBA pixels at `pixels`, with a helper
-    /// started on another core; nil when the bitmap is small or no helper slot is free (convert
-    /// after the decode then). Call ``rowsFinished(_:)`` as rows arrive and
+    /// started on another core; nil when the bitmap is small or no core is free (convert after
+    /// the decode then). Call ``rowsFinished(_:)`` as rows arrive and
     /// ``finish(convertingRest:)`` before the pixels' memory goes away. `minimumPixels` and
-    /// `helperLimit` are for tests, which run many decodes at once.
+    /// `coreLimit` are for tests, which run many decodes at once.
     static func start(_ conversion: ColorConversion, pixels: UnsafeMutableBufferPointer<UInt8>,
                       width: Int, height: Int, minimumPixels: Int = minimumPixels,
-                      helperLimit: Int = helperLimit) -> OverlappedColorConversion? {
+                      coreLimit: Int = coreLimit) -> OverlappedColorConversion? {
         guard width > 0, height > 0, width * height >= minimumPixels, let base = pixels.baseAddress,
-              pixels.count >= width * height * 4, reserveHelper(limit: helperLimit) else { return nil }
-        let overlapped = OverlappedColorConversion(conversion, pixels: base, rowBytes: width * 4, height: height)
+              pixels.count >= width * height * 4, reserveHelper(coreLimit: coreLimit) else { return nil }
+        let overlapped = OverlappedColorConversion(conversion, pixels: base, rowBytes: width * 4, height: height,
+                                                   coreLimit: coreLimit)
         DispatchQueue.global(qos: .userInitiated).async {
             overlapped.help()
-            helpers.withLock { $0 -= 1 }
+            inFlight.withLock { $0.helpers -= 1 }
         }
         return overlapped
     }
 
-    private init(_ conversion: ColorConversion, pixels: UnsafeMutablePointer<UInt8>, rowBytes: Int, height: Int) {
+    /// Runs one JPEG decode, counted so that helpers start only when a core is free.
+    static func counting<T>(_ decode: () throws -> T) rethrows -> T {
+        inFlight.withLock { $0.decodes += 1 }
+        defer { inFlight.withLock { $0.decodes -= 1 } }
+        return try decode()
+    }
+
+    private init(_ conversion: ColorConversion, pixels: UnsafeMutablePointer<UInt8>, rowBytes: Int, height: Int,
+                 coreLimit: Int) {
         self.conversion = conversion
+        self.coreLimit = coreLimit
         self.pixels = pixels
         self.rowBytes = rowBytes
         self.height = height
         bands = Array(repeating: .open, count: (height + Self.bandRows - 1) / Self.bandRows)
     }
 
-    private static func reserveHelper(limit: Int) -> Bool {
-        helpers.withLock { count in
-            guard count < limit else { return false }
-            count += 1
+    /// True when more decodes and helpers are in flight than there are cores: another decode
+    /// began after this helper was started, and the helper would now take its time.
+    private static func oversubscribed(coreLimit: Int) -> Bool {
+        inFlight.withLock { $0.decodes + $0.helpers > coreLimit }
+    }
+
+    /// Takes a helper slot when the decodes (at least the caller's) and helpers in flight leave
+    /// a core free.
+    private static func reserveHelper(coreLimit: Int) -> Bool {
+        inFlight.withLock { count in
+            guard max(count.decodes, 1) + count.helpers < coreLimit else { return false }
+            count.helpers += 1
             return true
         }
     }
@@ -116,7 +137,8 @@ final class OverlappedColorConversion: @unchecked Sendable {
         condition.unlock()
     }
 
-    /// The helper: converts complete bands in its scratch memory while the decode runs.
+    /// The helper: converts complete bands in its scratch memory while the decode runs, and
+    /// stops as soon as the cores are all taken by decodes (the decoder does the rest).
     private func help() {
         let scratch = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: Self.bandRows * rowBytes)
         defer { scratch.deallocate() }
@@ -129,6 +151,7 @@ final class OverlappedColorConversion: @unchecked Sendable {
             let band = next
             next += 1
             guard bands[band] == .open else { continue }
+            if Self.oversubscribed(coreLimit: coreLimit) { break }
             bands[band] = .copyingIn
             condition.unlock()
             let source = rows(of: band)

@@ -36,33 +36,43 @@ enum JPEGDecoder {
         let fast = plan.decodeSize.width * 2 >= plan.outputSize.width * 3
             && plan.decodeSize.height * 2 >= plan.outputSize.height * 3
         let decoded = try Bitmap(width: plan.decodeSize.width, height: plan.decodeSize.height) { buffer in
-            // A conversion runs beside the decode when a core is free, else after it.
-            let overlapped = color.plan.conversion.flatMap {
-                OverlappedColorConversion.start($0, pixels: buffer, width: plan.decodeSize.width,
-                                                height: plan.decodeSize.height)
-            }
-            let outcome: JPEGRowDecoder.Outcome
-            do {
-                outcome = try JPEGRowDecoder.decode(b, into: buffer, size: plan.decodeSize, factor: plan.factor,
-                                                    cmyk: info.isCMYK, fast: fast, overlapped: overlapped)
-            } catch {
-                overlapped?.finish(convertingRest: false)
-                throw error
-            }
-            overlapped?.finish(convertingRest: true)
-            if mode == .complete, case .warning(let message) = outcome, isDamage(message) {
-                throw WebImageError.badData("The JPEG data is truncated or corrupt: \(message).")
-            }
-            if overlapped != nil { return }
-            if case .cmyk(let inverted) = color.source, color.plan.conversion == nil {
-                JPEGCMYK.convertToRGBA(buffer, inverted: inverted)
-            } else {
-                color.plan.apply(buffer)
+            try OverlappedColorConversion.counting {
+                try decodePixels(b, into: buffer, info: info, plan: plan, color: color, fast: fast, mode: mode)
             }
         }
         let upright = Resampler.resize(decoded, to: plan.outputSize).applying(header.orientation)
         return Image(bitmap: upright, format: .jpeg, scale: options.scaleFactor, decodeOptions: options,
                      isPartial: mode == .partial, colorProfile: color.plan.profile)
+    }
+
+    /// Decodes the pixels into `buffer` and converts their colours: beside the decode when a
+    /// core is free, else after it.
+    private static func decodePixels(_ b: UnsafeBufferPointer<UInt8>, into buffer: UnsafeMutableBufferPointer<UInt8>,
+                                     info: TurboJPEGDecompressor.Info, plan: JPEGDecodePlan,
+                                     color: (source: ColorSource, plan: ColorManagement.Plan), fast: Bool,
+                                     mode: Mode) throws {
+        let overlapped = color.plan.conversion.flatMap {
+            OverlappedColorConversion.start($0, pixels: buffer, width: plan.decodeSize.width,
+                                            height: plan.decodeSize.height)
+        }
+        let outcome: JPEGRowDecoder.Outcome
+        do {
+            outcome = try JPEGRowDecoder.decode(b, into: buffer, size: plan.decodeSize, factor: plan.factor,
+                                                cmyk: info.isCMYK, fast: fast, overlapped: overlapped)
+        } catch {
+            overlapped?.finish(convertingRest: false)
+            throw error
+        }
+        overlapped?.finish(convertingRest: true)
+        if mode == .complete, case .warning(let message) = outcome, isDamage(message) {
+            throw WebImageError.badData("The JPEG data is truncated or corrupt: \(message).")
+        }
+        if overlapped != nil { return }
+        if case .cmyk(let inverted) = color.source, color.plan.conversion == nil {
+            JPEGCMYK.convertToRGBA(buffer, inverted: inverted)
+        } else {
+            color.plan.apply(buffer)
+        }
     }
 
     /// The colour handling for the decoded pixels. CMYK pixels are always converted, with their
