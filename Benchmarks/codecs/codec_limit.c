@@ -1,4 +1,4 @@
-// The C limit for the TIFF, BMP, ICO, AVIF and HEIC decoders: the library calls the coders make,
+// The C limit for the TIFF, BMP, ICO, AVIF, HEIC and SVG decoders: the library calls the coders make,
 // in a plain C loop, on files read into memory first, each image decoded into a fresh RGBA8 buffer.
 //
 //   tiff: TIFFClientOpen over the bytes (read/seek/size/map procedures, as the coder's), then
@@ -17,6 +17,10 @@
 //         (the primary image when none does), decoded to interleaved RGBA, scaled to the target
 //         with heif_image_scale_image (libheif's own scaler: nearest neighbour) and the rows
 //         copied out.
+//   svg: librsvg handle from the bytes (rsvg_handle_new_from_data, 96 DPI), the intrinsic size in
+//         pixels (else the viewBox, else 512x512), a zeroed buffer under a cairo ARGB32 surface,
+//         rsvg_handle_render_document scaled to that size, and the premultiplied BGRA turned
+//         into straight RGBA in place, as the SVG coder does.
 //
 //   codec_limit MODE DIR [REPS] [SIZE]   prints {"subject":"c-MODE","images":N,"seconds":S,"ms_per_image":M}
 //
@@ -25,12 +29,14 @@
 // which made this loop slower than the library (whose decodes run on a thread arena that keeps
 // its memory) and so no limit at all.
 //
-// Build: cc -O2 -o codec_limit codec_limit.c $(pkg-config --cflags --libs libtiff-4 gdk-pixbuf-2.0 libavif libheif)
+// Build: cc -O2 -o codec_limit codec_limit.c $(pkg-config --cflags --libs libtiff-4 gdk-pixbuf-2.0 libavif libheif librsvg-2.0)
 #include <avif/avif.h>
 #include <dirent.h>
 #include <gdk-pixbuf/gdk-pixbuf.h>
 #include <libheif/heif.h>
+#include <librsvg/rsvg.h>
 #include <malloc.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -294,12 +300,57 @@ static void decode_heic(const struct file *f, int thumb_box) {
     heif_context_free(context);
 }
 
+// --- librsvg ---------------------------------------------------------------------------------
+
+static void decode_svg(const struct file *f) {
+    GError *error = NULL;
+    RsvgHandle *handle = rsvg_handle_new_from_data(f->bytes, f->size, &error);
+    if (!handle) { fprintf(stderr, "svg: %s\n", error ? error->message : "?"); exit(1); }
+    rsvg_handle_set_dpi(handle, 96);
+    double w = 0, h = 0;
+    if (!rsvg_handle_get_intrinsic_size_in_pixels(handle, &w, &h) || w <= 0 || h <= 0) {
+        gboolean has_viewbox = FALSE;
+        RsvgRectangle viewbox = {0};
+        rsvg_handle_get_intrinsic_dimensions(handle, NULL, NULL, NULL, NULL, &has_viewbox, &viewbox);
+        if (has_viewbox && viewbox.width > 0 && viewbox.height > 0) { w = viewbox.width; h = viewbox.height; }
+        else { w = 512; h = 512; }
+    }
+    int width = (int)ceil(w), height = (int)ceil(h);
+    unsigned char *out = malloc((size_t)width * height * 4);
+    memset(out, 0, (size_t)width * height * 4);
+    cairo_surface_t *surface = cairo_image_surface_create_for_data(out, CAIRO_FORMAT_ARGB32, width, height, width * 4);
+    cairo_t *context = cairo_create(surface);
+    cairo_scale(context, 1, 1); // the coder scales to the size asked for; here the intrinsic size
+    RsvgRectangle viewport = {0, 0, width, height};
+    if (!rsvg_handle_render_document(handle, context, &viewport, &error)) {
+        fprintf(stderr, "svg: %s\n", error ? error->message : "?");
+        exit(1);
+    }
+    cairo_destroy(context);
+    cairo_surface_flush(surface);
+    cairo_surface_destroy(surface);
+    for (size_t i = 0; i < (size_t)width * height * 4; i += 4) {
+        unsigned b = out[i], g = out[i + 1], r = out[i + 2], a = out[i + 3];
+        if (a == 255) { out[i] = (unsigned char)r; out[i + 2] = (unsigned char)b; }
+        else if (a == 0) { out[i] = out[i + 1] = out[i + 2] = 0; }
+        else {
+            unsigned rr = (r * 255 + a / 2) / a, gg = (g * 255 + a / 2) / a, bb = (b * 255 + a / 2) / a;
+            out[i] = (unsigned char)(rr > 255 ? 255 : rr);
+            out[i + 1] = (unsigned char)(gg > 255 ? 255 : gg);
+            out[i + 2] = (unsigned char)(bb > 255 ? 255 : bb);
+        }
+    }
+    free(out);
+    g_object_unref(handle);
+}
+
 static int has_extension(const char *name, const char *mode) {
     const char *dot = strrchr(name, '.');
     if (!dot) return 0;
     if (strncmp(mode, "tiff", 4) == 0) return strcmp(dot, ".tif") == 0 || strcmp(dot, ".tiff") == 0;
     if (strcmp(mode, "ico") == 0) return strcmp(dot, ".ico") == 0 || strcmp(dot, ".cur") == 0;
     if (strcmp(mode, "avif") == 0) return strcmp(dot, ".avif") == 0;
+    if (strcmp(mode, "svg") == 0) return strcmp(dot, ".svg") == 0;
     if (strncmp(mode, "heic", 4) == 0) return strcmp(dot, ".heic") == 0 || strcmp(dot, ".heif") == 0;
     return strcmp(dot, ".bmp") == 0;
 }
@@ -307,6 +358,7 @@ static int has_extension(const char *name, const char *mode) {
 static void decode(const char *mode, const struct file *f, int thumb_box) {
     if (strncmp(mode, "tiff", 4) == 0) decode_tiff(f, strcmp(mode, "tiff-rgba") == 0);
     else if (strcmp(mode, "avif") == 0) decode_avif(f);
+    else if (strcmp(mode, "svg") == 0) decode_svg(f);
     else if (strncmp(mode, "heic", 4) == 0) decode_heic(f, thumb_box);
     else decode_pixbuf(f, mode);
 }
@@ -314,7 +366,7 @@ static void decode(const char *mode, const struct file *f, int thumb_box) {
 static int by_name(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
 int main(int argc, char **argv) {
-    if (argc < 3) { fprintf(stderr, "usage: codec_limit tiff|tiff-rgba|bmp|ico|avif|heic|heic-thumb DIR [REPS] [SIZE]\n"); return 2; }
+    if (argc < 3) { fprintf(stderr, "usage: codec_limit tiff|tiff-rgba|bmp|ico|avif|heic|heic-thumb|svg DIR [REPS] [SIZE]\n"); return 2; }
     mallopt(M_MMAP_THRESHOLD, 256 << 20);
     mallopt(M_TRIM_THRESHOLD, 512 << 20);
     const char *mode = argv[1], *dir = argv[2];

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Writes the files codec_limit and `webimage decode-bench` time, into OUT/tiff, OUT/bmp, OUT/ico,
-OUT/avif, OUT/heic and OUT/heic-large.
+OUT/avif, OUT/heic, OUT/heic-large and OUT/svg.
 
 usage: make_files.py OUT
 
@@ -13,7 +13,10 @@ With Debian's libavif-bin and libheif-examples (benchmarking only; the tests do 
 AVIF by avifenc (libaom, speed 6, quantizer 4-10): 8-bit 4:2:0, 8-bit 4:4:4, 10-bit 4:2:0 and
 8-bit 4:2:0 with alpha; HEIC by heif-enc (x265, quality 70): 8-bit 4:2:0, 10-bit (from a
 16-bit PNG) and 8-bit with alpha, no thumbnails; and in OUT/heic-large one 4000x3000 HEIC of the
-same kind of picture with a 320x240 thumbnail item (heif-enc -t 320).
+same kind of picture with a 320x240 thumbnail item (heif-enc -t 320). SVG (written here, seeded):
+a 512x512 icon (paths, a linear gradient, strokes), a 1024x768 illustration (300 shapes with
+opacity, radial gradients) and an 800x600 chart given by its viewBox alone (polylines, dashed
+strokes, rounded rectangles); no text, so no font lookup enters the timing.
 """
 import os
 import random
@@ -23,7 +26,7 @@ import sys
 from PIL import Image, ImageDraw, ImageFilter
 
 out = sys.argv[1]
-for folder in ("tiff", "bmp", "ico", "avif", "heic", "heic-large"):
+for folder in ("tiff", "bmp", "ico", "avif", "heic", "heic-large", "svg"):
     os.makedirs(os.path.join(out, folder), exist_ok=True)
 
 
@@ -97,4 +100,51 @@ large, _ = photo(4000, 3000, shapes=60)
 png_large = os.path.join(src, "large.png")
 large.save(png_large)
 run("heif-enc", "-q", "70", "-t", "320", png_large, "-o", os.path.join(out, "heic-large", "4000x3000-thumb320.heic"))
+
+def svg_files():
+    rnd = random.Random(7)
+    def colour():
+        return "#%02x%02x%02x" % (rnd.randrange(256), rnd.randrange(256), rnd.randrange(256))
+    icon = ['<svg xmlns="http://www.w3.org/2000/svg" width="512" height="512" viewBox="0 0 64 64">',
+            '<defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1">'
+            '<stop offset="0" stop-color="#3a7bd5"/><stop offset="1" stop-color="#00d2ff"/></linearGradient></defs>',
+            '<rect x="4" y="4" width="56" height="56" rx="12" fill="url(#g)"/>',
+            '<path d="M20 44 L32 16 L44 44 Z" fill="none" stroke="#fff" stroke-width="3" stroke-linejoin="round"/>',
+            '<circle cx="32" cy="36" r="5" fill="#fff" fill-opacity="0.8"/></svg>']
+    art = ['<svg xmlns="http://www.w3.org/2000/svg" width="1024" height="768">', "<defs>"]
+    for i in range(8):
+        art.append(f'<radialGradient id="r{i}"><stop offset="0" stop-color="{colour()}"/>'
+                   f'<stop offset="1" stop-color="{colour()}" stop-opacity="0.2"/></radialGradient>')
+    art.append('</defs><rect width="1024" height="768" fill="#f4efe6"/>')
+    for _ in range(300):
+        kind = rnd.randrange(3)
+        if kind == 0:
+            art.append(f'<circle cx="{rnd.randrange(1024)}" cy="{rnd.randrange(768)}" r="{rnd.randrange(8, 90)}" '
+                       f'fill="url(#r{rnd.randrange(8)})" fill-opacity="{rnd.uniform(0.3, 0.9):.2f}"/>')
+        elif kind == 1:
+            points = " ".join(f"{rnd.randrange(1024)},{rnd.randrange(768)}" for _ in range(rnd.randrange(3, 7)))
+            art.append(f'<polygon points="{points}" fill="{colour()}" fill-opacity="{rnd.uniform(0.2, 0.7):.2f}"/>')
+        else:
+            x, y = rnd.randrange(1024), rnd.randrange(768)
+            art.append(f'<path d="M{x} {y} C {x + rnd.randrange(-200, 200)} {y + rnd.randrange(-200, 200)}, '
+                       f'{x + rnd.randrange(-200, 200)} {y + rnd.randrange(-200, 200)}, {rnd.randrange(1024)} '
+                       f'{rnd.randrange(768)}" fill="none" stroke="{colour()}" stroke-width="{rnd.randrange(1, 9)}"/>')
+    art.append("</svg>")
+    chart = ['<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 800 600">', '<rect width="800" height="600" fill="#fff"/>']
+    for i in range(11):
+        chart.append(f'<line x1="40" y1="{40 + i * 50}" x2="780" y2="{40 + i * 50}" stroke="#ddd" stroke-dasharray="4 3"/>')
+    for series in range(4):
+        points = " ".join(f"{40 + x * 10},{rnd.randrange(60, 560)}" for x in range(75))
+        chart.append(f'<polyline points="{points}" fill="none" stroke="{colour()}" stroke-width="2"/>')
+    for bar in range(24):
+        height = rnd.randrange(20, 300)
+        chart.append(f'<rect x="{50 + bar * 30}" y="{560 - height}" width="20" height="{height}" rx="4" '
+                     f'fill="{colour()}" fill-opacity="0.5"/>')
+    chart.append("</svg>")
+    for name, lines in (("icon-512.svg", icon), ("illustration-1024x768.svg", art), ("chart-viewbox-800x600.svg", chart)):
+        with open(os.path.join(out, "svg", name), "w") as f:
+            f.write("\n".join(lines) + "\n")
+
+
+svg_files()
 print(f"files written under {out}")

@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# The TIFF, BMP, ICO, AVIF and HEIC decoders against the C loop over the same libraries
+# The TIFF, BMP, ICO, AVIF, HEIC and SVG decoders against the C loop over the same libraries
 # (codec_limit.c): ROUNDS interleaved rounds, each timing the C loop and `webimage decode-bench`
 # on the same folder; prints each round's ms per image and the ratio C / ours (1.0: as fast as
 # the C loop; the goal is at least 0.9; for heic-thumb, a 256-px thumbnail of a 4000x3000 HEIC
 # through its embedded thumbnail, ours at most 1.15x the C time, a ratio of at least 0.87).
 #
 # Usage: Benchmarks/codecs/run.sh [ROUNDS] [REPS] [FORMAT...]
-#   FORMAT: tiff bmp ico avif heic heic-thumb (default: all)   (after swift build -c release --product webimage)
+#   FORMAT: tiff bmp ico avif heic heic-thumb svg (default: all)   (after swift build -c release --product webimage)
 # The AVIF and HEIC files need avifenc and heif-enc (Debian: libavif-bin, libheif-examples).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -14,14 +14,14 @@ rounds=${1:-5}
 reps=${2:-10}
 shift $(($# < 2 ? $# : 2))
 formats=("$@")
-[ ${#formats[@]} -gt 0 ] || formats=(tiff bmp ico avif heic heic-thumb)
+[ ${#formats[@]} -gt 0 ] || formats=(tiff bmp ico avif heic heic-thumb svg)
 work=${CODEC_BENCH_DIR:-/tmp/webimage-codec-bench}
 webimage=${WEBIMAGE:-.build/release/webimage}
 [ -x "$webimage" ] || { echo "build first: swift build -c release --product webimage" >&2; exit 2; }
 mkdir -p "$work"
 cc -O2 -o "$work/codec_limit" Benchmarks/codecs/codec_limit.c \
-  $(pkg-config --cflags --libs libtiff-4 gdk-pixbuf-2.0 libavif libheif)
-[ -d "$work/files/heic-large" ] || python3 Benchmarks/codecs/make_files.py "$work/files" >/dev/null
+  $(pkg-config --cflags --libs libtiff-4 gdk-pixbuf-2.0 libavif libheif librsvg-2.0) -lm
+[ -d "$work/files/svg" ] || python3 Benchmarks/codecs/make_files.py "$work/files" >/dev/null
 ms() { sed 's/.*"ms_per_image":\([0-9.]*\).*/\1/'; }
 # Each side's command for a format (the one-file sets, the icon and the thumbnail, take ten
 # times the passes: eight 0.16 ms icons would time about a millisecond, the size of one

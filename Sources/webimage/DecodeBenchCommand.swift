@@ -35,7 +35,7 @@ struct DecodeBenchCommand: ParsableCommand {
 
     func run() throws {
         let names = try FileManager.default.contentsOfDirectory(atPath: directory)
-            .filter { ["jpg", "jpeg", "png", "gif", "webp", "avif", "heic", "heif", "jxl", "tif", "tiff", "bmp", "ico", "cur"].contains(($0 as NSString).pathExtension.lowercased()) }
+            .filter { ["jpg", "jpeg", "png", "gif", "webp", "avif", "heic", "heif", "jxl", "tif", "tiff", "bmp", "ico", "cur", "svg"].contains(($0 as NSString).pathExtension.lowercased()) }
             .sorted()
         guard !names.isEmpty else { throw ValidationError("No images in \(directory).") }
         let files = try names.map { try Data(contentsOf: URL(fileURLWithPath: directory).appendingPathComponent($0)) }
