@@ -32,9 +32,14 @@ struct ColorOverlappedJPEGTests {
         return out
     }()
 
+    /// The colour plan for pixels tagged with `icc`: RGB, or plain CMYK.
+    static func plan(icc: Data, cmyk: Bool) -> ColorManagement.Plan {
+        ColorManagement.plan(icc: icc, source: cmyk ? .cmyk(inverted: false) : .rgb, options: .default)
+    }
+
     /// The untagged file's pixels, decoded whole by TurboJPEG, then converted as `icc` asks.
     func reference(_ plain: Data, icc: Data, size: PixelSize, cmyk: Bool = false, fast: Bool = false) throws -> [UInt8] {
-        let plan = ColorManagement.plan(icc: icc, source: cmyk ? .cmyk(inverted: false) : .rgb, options: .default)
+        let plan = Self.plan(icc: icc, cmyk: cmyk)
         #expect(plan.conversion != nil)
         var out = try #require(JPEGFixtures.turboDecode(plain, size: size, pixelFormat: cmyk ? TJPF_CMYK : TJPF_RGBA,
                                                         fast: fast))
@@ -45,7 +50,7 @@ struct ColorOverlappedJPEGTests {
     /// The banded decode of `tagged` with its conversion beside it.
     func banded(_ tagged: Data, icc: Data, size: PixelSize, factor: JPEGScaling.Factor, cmyk: Bool = false,
                 fast: Bool = false) throws -> [UInt8] {
-        let plan = ColorManagement.plan(icc: icc, source: cmyk ? .cmyk(inverted: false) : .rgb, options: .default)
+        let plan = Self.plan(icc: icc, cmyk: cmyk)
         let conversion = try #require(plan.conversion)
         var out = [UInt8](repeating: 0, count: size.area * 4)
         try tagged.withUnsafeBytes { raw in

@@ -19,8 +19,8 @@ enum ColorSource: Hashable, Sendable {
 /// for table-based profiles (CMYK print profiles, some RGB ones) it uses the profile maker's
 /// tables for showing the image on a display, which is what browsers do, where relative
 /// colourimetric would clip out-of-gamut colours flat.
-// No lock: immutable after creation, and lcms2 allows `cmsDoTransform` on one transform from
-// several threads at once (each call works on its own copy of the transform's one-pixel cache).
+// Immutable after creation, and lcms2 allows `cmsDoTransform` on one transform from several
+// threads at once (each call works on its own copy of the transform's one-pixel cache). No lock.
 final class ColorConversion: @unchecked Sendable {
     static let intent = UInt32(INTENT_PERCEPTUAL)
 

@@ -15,8 +15,8 @@ import Synchronization
 /// it takes over every band the helper has not finished, and the helper's late work is dropped.
 /// It waits only while the helper copies a band in or out, a few microseconds. When no core is
 /// free the cost is what converting after the decode costs.
-// No lock-free state: the band states are read and written only with `condition` locked; a
-// band's pixels are written only by the thread whose state change gave it the band.
+// A band's pixels are written only by the thread whose state change gave it the band. Every
+// stored var (band states, finished rows, the end flag) is guarded by the `condition` lock.
 final class OverlappedColorConversion: @unchecked Sendable {
     /// Rows per band: 16 rows of a 1024-pixel image are 64 KB, small enough to be converted
     /// while still in the shared cache, large enough that handing a band over costs little.

@@ -6,8 +6,8 @@
 /// fresh pages that fault one by one. Nothing a caller can still see is ever handed out again:
 /// a storage dies only when no bitmap refers to it, and an array a caller took from
 /// ``Bitmap/pixels`` keeps its own contents by copy-on-write.
-// No lock: `bytes` is written only while the storage is being made (before any bitmap shares it)
-// and only read afterwards.
+// `bytes` is written only while the storage is being made (before any bitmap shares it) and only
+// read afterwards. No lock: nothing is written once it is shared.
 final class PixelStorage: @unchecked Sendable {
     var bytes: [UInt8]
     /// The pool the bytes return to; nil for small buffers and arrays a caller handed in.
