@@ -25,6 +25,25 @@ struct JPEGSizingTests {
         #expect(whole.decodeSize == full && whole.outputSize == full)
     }
 
+    @Test func aPowerOfTwoScaleIsPreferredUnlessTheLimitForbidsIt() throws {
+        let photo = PixelSize(width: 2040, height: 1356)
+        // 3/8 (765×509) would cover 512×340 too, but its DCT is scalar and slower than 1/2's.
+        let fit = try JPEGDecodePlan(source: photo, orientation: .up, options: thumbnail(512, 340))
+        #expect(fit.factor == JPEGScaling.Factor(num: 1, denom: 2))
+        #expect(fit.decodeSize == PixelSize(width: 1020, height: 678))
+        #expect(fit.outputSize == PixelSize(width: 512, height: 340))
+        // 3/4 of the width is asked for: the whole image, not 3/4 or 7/8.
+        let most = try JPEGDecodePlan(source: photo, orientation: .up, options: thumbnail(1500, 1000))
+        #expect(most.factor == JPEGScaling.Factor(num: 1, denom: 1))
+        // When the limit forbids the whole image, the smallest covering factor of any kind is used.
+        let limits = DecodeLimits(maxPixels: 2_000_000)
+        let limited = try JPEGDecodePlan(source: photo, orientation: .up,
+                                         options: DecodeOptions(thumbnailPixelSize: PixelSize(width: 1500, height: 1000),
+                                                                limits: limits))
+        #expect(limited.factor == JPEGScaling.Factor(num: 3, denom: 4))
+        #expect(limited.outputSize == PixelSize(width: 1500, height: 998))
+    }
+
     @Test func oversizedImageScalesDownInsteadOfFailingWhenAllowed() throws {
         let limits = DecodeLimits(maxPixels: 1_000_000)
         let full = PixelSize(width: 4000, height: 3000)

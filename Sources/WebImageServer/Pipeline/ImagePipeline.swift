@@ -209,60 +209,71 @@ final class ImagePipeline: Sendable {
 
     private func makeInSlot(_ parsed: ParsedImageURL, source: URL, format: ImageFormat?,
                             negotiated: Bool, key: String) async throws -> ServedImage {
-        let queued = ContinuousClock.now
-        return try await limiter.run {
+        try await limiter.admit {
             let started = ContinuousClock.now
-            metrics.record(.queue, started - queued)
-            let decodeTime = Mutex<Duration>(.zero)
-            let image = try await fetch(source, options: parsed.options) { duration in
-                decodeTime.withLock { $0 += duration }
-            }
+            let data = try await sourceData(source)
             let fetched = ContinuousClock.now
-            let decoding = decodeTime.withLock { $0 }
-            metrics.record(.decode, decoding)
-            metrics.record(.download, fetched - started - decoding)
-            let processed = try ImageProcessor.process(image, options: parsed.options,
-                                                      maxResultDimension: configuration.maxResultDimension)
-            let transformed = ContinuousClock.now
-            metrics.record(.transform, transformed - fetched)
-            let output = outputFormat(format, for: processed, negotiated: negotiated)
-            var encodeOptions = EncodeOptions(compressionQuality: Double(quality(for: output, options: parsed.options)) / 100)
-            encodeOptions.firstFrameOnly = !processed.isAnimated || !output.isAnimatable
-            if let background = parsed.options.background { encodeOptions.backgroundColor = background }
-            let data: Data
-            do {
-                data = try coders.encode(processed, as: output, options: encodeOptions)
-            } catch let error as WebImageError {
-                throw ServerError(status: 422, name: "encoding_failed", message: error.message)
+            metrics.record(.download, fetched - started)
+            return try await limiter.run {
+                metrics.record(.queue, ContinuousClock.now - fetched)
+                let body = try await CPUWork.run { [self] in
+                    try encodedResult(of: data, parsed, source: source, format: format, negotiated: negotiated)
+                }
+                do {
+                    try storedResults?.setData(body.data, forKey: key)
+                } catch {
+                    logger.warning("result not stored on disk", metadata: ["error": "\(error)"])
+                }
+                return served(body.data, format: body.format, parsed, source: source, negotiated: negotiated)
             }
-            metrics.record(.encode, ContinuousClock.now - transformed)
-            do {
-                try storedResults?.setData(data, forKey: key)
-            } catch {
-                logger.warning("result not stored on disk", metadata: ["error": "\(error)"])
-            }
-            return served(data, format: output, parsed, source: source, negotiated: negotiated)
         }
     }
 
-    /// The decoded source, at the size the result needs.
-    private func fetch(_ source: URL, options: ProcessingOptions,
-                       decoded: @escaping @Sendable (Duration) -> Void) async throws -> Image {
+    /// Decodes the source at the size the request plans, processes it and encodes the result
+    /// (on a worker thread, in a slot).
+    private func encodedResult(of data: Data, _ parsed: ParsedImageURL, source: URL, format: ImageFormat?,
+                               negotiated: Bool) throws -> (data: Data, format: ImageFormat) {
+        let started = ContinuousClock.now
+        let decoder = PlannedSourceDecoder(coders: coders, options: parsed.options,
+                                           maxPixels: parsed.options.maxSourceResolution.map { Int($0 * 1_000_000) }
+                                               ?? configuration.maxSourceResolution,
+                                           maxFrames: configuration.maxAnimationFrames)
+        let image: Image
+        do {
+            image = try decoder.decode(data)
+        } catch let error as WebImageError {
+            throw ServerError(error, source: source.absoluteString)
+        }
+        let decoded = ContinuousClock.now
+        metrics.record(.decode, decoded - started)
+        let processed = try ImageProcessor.process(image, options: parsed.options,
+                                                  maxResultDimension: configuration.maxResultDimension)
+        let transformed = ContinuousClock.now
+        metrics.record(.transform, transformed - decoded)
+        let output = outputFormat(format, for: processed, negotiated: negotiated)
+        var encodeOptions = EncodeOptions(compressionQuality: Double(quality(for: output, options: parsed.options)) / 100)
+        encodeOptions.firstFrameOnly = !processed.isAnimated || !output.isAnimatable
+        if let background = parsed.options.background { encodeOptions.backgroundColor = background }
+        let encoded: Data
+        do {
+            encoded = try coders.encode(processed, as: output, options: encodeOptions)
+        } catch let error as WebImageError {
+            throw ServerError(status: 422, name: "encoding_failed", message: error.message)
+        }
+        metrics.record(.encode, ContinuousClock.now - transformed)
+        return (encoded, output)
+    }
+
+    /// The source's bytes: from the source cache on disk, else downloaded (once for every request
+    /// that wants them at the same time) and kept there.
+    private func sourceData(_ source: URL) async throws -> Data {
         var context = WebImageContext()
-        context.imageCoder = PlannedSourceCoder(coders: coders, options: options,
-                                                maxPixels: options.maxSourceResolution.map { Int($0 * 1_000_000) }
-                                                    ?? configuration.maxSourceResolution,
-                                                maxFrames: configuration.maxAnimationFrames,
-                                                decoded: decoded)
-        // The source's own bytes are cached under its URL (the original key); the decode at the
-        // planned size is a derived image that is never stored, so that another result of the same
-        // source decodes the source again rather than a thumbnail made for a smaller result. The
-        // thumbnail size only marks the key as derived: the planned coder decides the size.
-        context.thumbnailPixelSize = PixelSize(width: 1, height: 1)
-        context.queryCacheType = ImageCacheType.none
-        context.storeCacheType = ImageCacheType.none
-        context.originalQueryCacheType = configuration.noCache ? ImageCacheType.none : .disk
-        context.originalStoreCacheType = configuration.noCache ? ImageCacheType.none : .disk
+        context.imageCoder = SourceBytesCoder(coders: coders)
+        // The source's own bytes are cached on disk under its URL; the stand-in for its image is
+        // never encoded (its coder refuses) nor kept in memory.
+        let sourceCache: ImageCacheType = configuration.noCache ? .none : .disk
+        context.queryCacheType = sourceCache
+        context.storeCacheType = sourceCache
         var loadOptions: WebImageOptions = [.retryFailed]
         if configuration.noCache { loadOptions.insert(.fromLoaderOnly) }
         let result: ImageManagerResult
@@ -271,10 +282,10 @@ final class ImagePipeline: Sendable {
         } catch {
             throw ServerError(error, source: source.absoluteString)
         }
-        guard let image = result.image else {
+        guard let data = result.data, !data.isEmpty else {
             throw ServerError(WebImageError(.badImageData, "The source gave no image."), source: source.absoluteString)
         }
-        return image
+        return data
     }
 
     /// The format picked from `Accept` when the URL names none (imgproxy's order: AVIF, then

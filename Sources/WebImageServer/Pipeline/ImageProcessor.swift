@@ -5,7 +5,7 @@ import WebImage
 /// turns first (so every size below is in the turned image's terms), the crop, the resize, the
 /// flips, the crop to the result, blur, the extension to the target, and the result-size cap.
 ///
-/// The decode may already have done the resize (``PlannedSourceCoder``): then the image arrives
+/// The decode may already have done the resize (``PlannedSourceDecoder``): then the image arrives
 /// at the plan's scaled size and the crop and resize steps are skipped. An animation (when the
 /// server keeps more than its first frame) has every frame processed alike, its timing kept.
 enum ImageProcessor {

@@ -1,8 +1,11 @@
 import Synchronization
 
-/// Admission for the CPU-heavy stages: at most `workers` requests hold a slot, at most `maxQueue`
-/// wait for one in arrival order, and a request beyond both is refused at once (the server answers
-/// 429) instead of queueing without bound.
+/// Admission of requests that make a result, and slots for their CPU-heavy stages.
+///
+/// At most `workers + maxQueue` requests make results at once; one beyond is refused at once (the
+/// server answers 429) instead of queueing without bound. An admitted request fetches its source
+/// without a slot, then waits in arrival order for one of `workers` slots to decode, transform and
+/// encode, so a slot never idles on a download.
 final class WorkLimiter: Sendable {
     private struct Waiter {
         let id: UInt64
@@ -10,6 +13,7 @@ final class WorkLimiter: Sendable {
     }
 
     private struct State {
+        var admitted = 0
         var running = 0
         var waiting: [Waiter] = []
         var nextID: UInt64 = 0
@@ -24,11 +28,24 @@ final class WorkLimiter: Sendable {
         self.maxQueue = max(0, maxQueue)
     }
 
-    /// Requests holding a slot and requests waiting for one.
-    var load: (running: Int, waiting: Int) { state.withLock { ($0.running, $0.waiting.count) } }
+    /// Requests holding a slot, and admitted requests without one (fetching or waiting for one).
+    var load: (running: Int, waiting: Int) { state.withLock { ($0.running, $0.admitted - $0.running) } }
 
-    /// Runs `body` in a slot; throws ``ServerError/queueFull`` when the queue is full, and
-    /// `CancellationError` when the task is cancelled while it waits.
+    /// Runs `body` as an admitted request; throws ``ServerError/queueFull`` when `workers +
+    /// maxQueue` requests are already admitted.
+    func admit<T: Sendable>(_ body: () async throws -> T) async throws -> T {
+        let admitted = state.withLock { state -> Bool in
+            guard state.admitted < workers + maxQueue else { return false }
+            state.admitted += 1
+            return true
+        }
+        guard admitted else { throw ServerError.queueFull }
+        defer { state.withLock { $0.admitted -= 1 } }
+        return try await body()
+    }
+
+    /// Runs `body` in a slot, waiting for one in arrival order; throws `CancellationError` when
+    /// the task is cancelled while it waits.
     func run<T: Sendable>(_ body: () async throws -> T) async throws -> T {
         try await acquire()
         defer { release() }
@@ -36,16 +53,14 @@ final class WorkLimiter: Sendable {
     }
 
     private func acquire() async throws {
-        enum Admission { case now, full, wait(UInt64) }
+        enum Admission { case now, wait(UInt64) }
         let admission = state.withLock { state -> Admission in
             if state.running < workers { state.running += 1; return .now }
-            if state.waiting.count >= maxQueue { return .full }
             state.nextID += 1
             return .wait(state.nextID)
         }
         switch admission {
         case .now: return
-        case .full: throw ServerError.queueFull
         case .wait(let id):
             try await withTaskCancellationHandler {
                 try await withCheckedThrowingContinuation { continuation in

@@ -1,11 +1,14 @@
 import Foundation
 import WebImage
 
-/// The coder the server hands the image manager for one request: it reads the source's header,
+/// One request's decode of its source, run in a worker slot: it reads the source's header,
 /// refuses a source over the resolution limit before decoding a pixel, works out the request's
 /// ``ResizePlan`` and decodes straight at the size the plan resizes to (shrink-on-load: a JPEG
 /// 8× larger than the result is decoded at 1/8 in the DCT) unless a crop needs the full image.
-struct PlannedSourceCoder: ImageCoding {
+///
+/// It decodes with this request's own options, so two requests for different results of one
+/// source share its download but never a decode planned for the other.
+struct PlannedSourceDecoder {
     let coders: CodersManager
     let options: ProcessingOptions
     /// The most pixels a source may have (all its frames together, as imgproxy counts them).
@@ -13,31 +16,18 @@ struct PlannedSourceCoder: ImageCoding {
     /// The most frames of an animation processed; 1 decodes the first frame only, and a source
     /// with more frames than a higher limit is refused.
     let maxFrames: Int
-    /// Told how long each decode took (for the server's stage metrics).
-    let decoded: @Sendable (Duration) -> Void
 
-    func canDecode(_ data: Data) -> Bool { coders.canDecode(data) }
-
-    func imageInfo(for data: Data) -> ImageInfo? { coders.imageInfo(for: data) }
-
-    func decode(_ data: Data, options decodeOptions: DecodeOptions) throws -> Image {
-        let start = ContinuousClock.now
-        defer { decoded(ContinuousClock.now - start) }
-        return try plannedDecode(data, options: decodeOptions)
-    }
-
-    private func plannedDecode(_ data: Data, options decodeOptions: DecodeOptions) throws -> Image {
+    /// The source decoded at the size the request's result needs.
+    func decode(_ data: Data) throws -> Image {
         guard let info = coders.imageInfo(for: data) else {
-            return try coders.decode(data, options: limited(decodeOptions))
+            return try coders.decode(data, options: limited(.default))
         }
         let pixels = info.pixelSize.width.multipliedReportingOverflow(by: info.pixelSize.height)
         if pixels.overflow || pixels.partialValue > maxPixels {
             throw WebImageError(.imageTooLarge,
                 "The source is \(info.pixelSize.width)×\(info.pixelSize.height), over the limit of \(maxPixels / 1_000_000) megapixels.")
         }
-        var planned = limited(decodeOptions)
-        // The manager's thumbnail size only marks the request as derived; the plan sets the size.
-        planned.thumbnailPixelSize = nil
+        var planned = limited(.default)
         let turned = SourceOrientation.turned(info.pixelSize, rotate: options.rotate)
         // A vector is drawn at the size the result needs, larger than its own size too.
         let vector = info.format == .svg
@@ -51,12 +41,6 @@ struct PlannedSourceCoder: ImageCoding {
             planned.preserveAspectRatio = false
         }
         return try coders.decode(data, options: planned)
-    }
-
-    func canEncode(to format: ImageFormat) -> Bool { coders.canEncode(to: format) }
-
-    func encode(_ image: Image, as format: ImageFormat, options: EncodeOptions) throws -> Data {
-        try coders.encode(image, as: format, options: options)
     }
 
     private func limited(_ options: DecodeOptions) -> DecodeOptions {
