@@ -1,5 +1,7 @@
 import ArgumentParser
 import Foundation
+import NIOCore
+import NIOPosix
 import Logging
 import Metrics
 import Prometheus
@@ -171,6 +173,10 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        // Handlers run on the event loop that owns their connection: a result-cache hit is
+        // answered without a hop to another thread. Decoding, resizing and encoding run on worker
+        // threads of their own, so the event loops never wait for them.
+        _ = NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
         let level = Logger.Level(rawValue: logLevel) ?? .info
         let json = logFormat == "json"
         LoggingSystem.bootstrap { label in

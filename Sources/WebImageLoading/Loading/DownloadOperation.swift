@@ -77,6 +77,9 @@ final class DownloadOperation: Sendable {
 
     var isFinished: Bool { state.withLock { $0.phase == .finished } }
 
+    /// Callers still waiting for this download.
+    var callerCount: Int { state.withLock { $0.handlers.count } }
+
     /// Ends caller `id` with ``WebImageError/Code/cancelled``. Returns true when it was the last
     /// caller, in which case the download itself is cancelled and ends.
     func cancel(handler id: UInt64) -> Bool {

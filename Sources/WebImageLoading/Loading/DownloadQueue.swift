@@ -146,6 +146,12 @@ final class DownloadQueue: Sendable {
     /// Downloads queued or running.
     var count: Int { state.withLock { $0.operations.count } }
 
+    /// Callers waiting for the downloads of `url` queued or running (tests wait on it).
+    func callerCount(url: URL) -> Int {
+        let operations = state.withLock { state in state.operations.filter { $0.key.url == url }.map(\.value) }
+        return operations.reduce(0) { $0 + $1.callerCount }
+    }
+
     var maxConcurrent: Int {
         get { state.withLock { $0.maxConcurrent } }
         set {

@@ -112,6 +112,9 @@ public final class ImageDownloader: ImageLoading {
     /// Downloads queued or running.
     public var currentDownloadCount: Int { queue.count }
 
+    /// Callers waiting for the downloads of `url` queued or running.
+    func callerCount(url: URL) -> Int { queue.callerCount(url: url) }
+
     /// Downloads running now whose first request goes to `url`'s host and port.
     public func runningDownloadCount(host url: URL) -> Int {
         queue.runningCount(host: DownloadOperation.hostKey(of: url))

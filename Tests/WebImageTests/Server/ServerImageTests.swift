@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import WebImage
 @testable import WebImageServer
+@testable import WebImageLoading
 
 /// `webimage serve` end to end: real HTTP to the server on loopback, which fetches from the
 /// loopback origin, resizes and encodes. Sizes are checked on the decoded result.
@@ -148,7 +149,8 @@ struct ServerLimitTests {
             let configuration = loopbackServerConfiguration { $0.workers = 1; $0.maxQueue = 0 }
             try await withImageServer(configuration) { server in
                 async let first = server.get("/insecure/w:100/plain/http://127.0.0.1:\(origin.port)/held.jpg")
-                // The first request holds the only worker while its source is held at the origin.
+                // The first request is the only one admitted (workers + queue) while its source is
+                // held at the origin.
                 await origin.waitForRequest("/held.jpg")
                 let refused = try await server.get("/insecure/w:100/plain/http://127.0.0.1:\(origin.port)/other.jpg")
                 #expect(refused.status == 429)
@@ -160,6 +162,27 @@ struct ServerLimitTests {
                 // The worker is free again.
                 let later = try await server.get("/insecure/w:100/plain/http://127.0.0.1:\(origin.port)/other.jpg")
                 #expect(later.status == 200)
+            }
+        }
+    }
+
+    @Test func aSourceStillDownloadingHoldsNoWorker() async throws {
+        try await withTestOrigin { origin in
+            let gate = TestGate()
+            var held = TestOriginRoute.data(photo, contentType: "image/jpeg")
+            held.mode = .gated(100, gate)
+            origin.setRoute("/held.jpg", held)
+            origin.setRoute("/other.jpg", .data(photo, contentType: "image/jpeg"))
+            let configuration = loopbackServerConfiguration { $0.workers = 1; $0.maxQueue = 1 }
+            try await withImageServer(configuration) { server in
+                async let first = server.get("/insecure/w:100/plain/http://127.0.0.1:\(origin.port)/held.jpg")
+                await origin.waitForRequest("/held.jpg")
+                // The only worker is free while the first source downloads: the second is made.
+                let second = try await server.get("/insecure/w:100/plain/http://127.0.0.1:\(origin.port)/other.jpg")
+                #expect(second.status == 200)
+                #expect(server.server.pipeline.limiter.load.running == 0)
+                gate.open()
+                #expect(try await first.status == 200)
             }
         }
     }
@@ -336,6 +359,33 @@ struct ServerMetricsTests {
 /// smaller one is made from the source, not from the smaller decode.
 @Suite("Server: the source cache keeps sources")
 struct ServerSourceCacheTests {
+    @Test func twoResultsOfOneSourceShareItsDownloadButNotADecode() async throws {
+        let photo: [UInt8] = Array(try JPEGFixtures.encode(TestBitmaps.gradient(width: 320, height: 240)))
+        try await withTestOrigin { origin in
+            let gate = TestGate()
+            var held = TestOriginRoute.data(photo, contentType: "image/jpeg")
+            held.mode = .gated(100, gate)
+            origin.setRoute("/both.jpg", held)
+            let configuration = loopbackServerConfiguration { $0.noCache = true }
+            try await withImageServer(configuration) { server in
+                let source = "http://127.0.0.1:\(origin.port)/both.jpg"
+                let url = URL(string: source)!
+                // A thumbnail first: a decode planned for it is 1/8 of the source.
+                async let small = server.get("/insecure/w:40/plain/\(source)@png")
+                await origin.waitForRequest("/both.jpg")
+                async let large = server.get("/insecure/w:300/plain/\(source)@png")
+                let downloader = server.server.pipeline.downloader
+                await waitUntil("the second request to join the download") { downloader.callerCount(url: url) == 2 }
+                gate.open()
+                let smallReply = try await small
+                let largeReply = try await large
+                #expect(try server.decode(smallReply).pixelSize == PixelSize(width: 40, height: 30))
+                #expect(try server.decode(largeReply).pixelSize == PixelSize(width: 300, height: 225))
+                #expect(origin.requestCount("/both.jpg") == 1)
+            }
+        }
+    }
+
     @Test func aLargerResultAfterASmallerOneIsMadeFromTheSource() async throws {
         let photo: [UInt8] = Array(try JPEGFixtures.encode(TestBitmaps.gradient(width: 320, height: 240)))
         try await withTestOrigin { origin in
