@@ -72,9 +72,11 @@ public final class ImageServer: Sendable {
         }
         return Application(
             responder: responder,
-            server: .http1(configuration: .init(idleTimeout: .seconds(75))),
+            server: .http1(configuration: .init(additionalChannelHandlers: [CachedResultHandler { [self] head in
+                cachedAnswer(to: head)
+            }], idleTimeout: .seconds(75))),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port),
-                                 serverName: "webimage"),
+                                 serverName: Self.serverName),
             onServerRunning: { [self] channel in
                 let port = channel.localAddress?.port ?? configuration.port
                 boundPort.withLock { $0 = port }
@@ -97,9 +99,35 @@ public final class ImageServer: Sendable {
         let elapsed = ContinuousClock.now - start
         metrics.requestFinished(status: response.status.code)
         metrics.record(.total, elapsed)
-        log(request, response: response, outcome: outcome, id: id, elapsed: elapsed)
+        log(method: request.method, path: request.head.path ?? "/", status: response.status.code, outcome: outcome,
+            id: id, elapsed: elapsed)
         return response
     }
+
+    /// The answer to a GET for a result kept in memory, made on the connection's event loop
+    /// (``CachedResultHandler``) with the headers, metrics and log line the handler's answer has;
+    /// nil for anything else, which the async handler answers.
+    func cachedAnswer(to head: HTTPRequest) -> CachedAnswer? {
+        guard head.method == .get, let target = head.path, target.utf8.count <= configuration.maxURLLength,
+              !draining.load(ordering: .relaxed), head.headerFields[.connection] == nil,
+              let served = pipeline.cachedResult(for: target, accept: head.headerFields[.accept]) else { return nil }
+        let start = ContinuousClock.now
+        let id = RequestID.make(incoming: head.headerFields[.xRequestID])
+        var (status, headers, body) = ResultResponse.parts(served, method: head.method,
+                                                           ifNoneMatch: head.headerFields[.ifNoneMatch],
+                                                           ttl: configuration.ttl, now: configuration.now())
+        headers[.xRequestID] = id
+        headers[.date] = ServerDate.now()
+        headers[.server] = Self.serverName
+        let elapsed = ContinuousClock.now - start
+        metrics.requestFinished(status: status.code)
+        metrics.record(.total, elapsed)
+        log(method: head.method, path: target, status: status.code, outcome: .cacheHit, id: id, elapsed: elapsed)
+        return CachedAnswer(head: HTTPResponse(status: status, headerFields: headers), body: body)
+    }
+
+    /// The `Server` header of every answer.
+    static let serverName = "webimage"
 
     /// What became of a request, for its log line.
     enum Outcome {
@@ -150,7 +178,8 @@ public final class ImageServer: Sendable {
         (errorResponse(error), .failed(error))
     }
 
-    private func log(_ request: Request, response: Response, outcome: Outcome, id: String, elapsed: Duration) {
+    private func log(method: HTTPRequest.Method, path: String, status: Int, outcome: Outcome, id: String,
+                     elapsed: Duration) {
         let level: Logger.Level
         var metadata: Logger.Metadata = [:]
         switch outcome {
@@ -162,9 +191,9 @@ public final class ImageServer: Sendable {
         }
         guard logger.logLevel <= level else { return }
         metadata["request_id"] = "\(id)"
-        metadata["method"] = "\(request.method)"
-        metadata["path"] = "\(request.head.path ?? "/")"
-        metadata["status"] = "\(response.status.code)"
+        metadata["method"] = "\(method)"
+        metadata["path"] = "\(path)"
+        metadata["status"] = "\(status)"
         metadata["duration_ms"] = "\(Double(elapsed.components.attoseconds / 1_000_000_000_000) / 1000 + Double(elapsed.components.seconds) * 1000)"
         if case .cacheHit = outcome { metadata["cache"] = "hit" }
         logger.log(level: level, "request", metadata: metadata)

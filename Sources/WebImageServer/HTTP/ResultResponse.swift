@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import Hummingbird
 import NIOCore
 import WebImage
@@ -8,14 +9,21 @@ import WebImage
 enum ResultResponse {
     static func make(_ served: ServedImage, request: Request, configuration: ServerConfiguration,
                      now: Int64) -> Response {
-        let notModified = matches(request.headers[.ifNoneMatch], served.etag)
+        let (status, headers, body) = parts(served, method: request.method,
+                                            ifNoneMatch: request.headers[.ifNoneMatch], ttl: configuration.ttl, now: now)
+        return Response(status: status, headers: headers, body: body.map { ResponseBody(byteBuffer: $0) } ?? ResponseBody())
+    }
+
+    /// The status, headers and body (nil: none) answering a `method` request for `served`.
+    static func parts(_ served: ServedImage, method: HTTPRequest.Method, ifNoneMatch: String?, ttl: Int,
+                      now: Int64) -> (HTTPResponse.Status, HTTPFields, ByteBuffer?) {
+        let notModified = matches(ifNoneMatch, served.etag)
         var headers = notModified ? served.validatorHeaders : served.headers
         if let expires = served.expires, expires > 0 {
-            headers[.cacheControl] = cacheControl(served, ttl: configuration.ttl, now: now)
+            headers[.cacheControl] = cacheControl(served, ttl: ttl, now: now)
         }
-        if notModified { return Response(status: .notModified, headers: headers) }
-        let body = request.method == .head ? ResponseBody() : ResponseBody(byteBuffer: served.body)
-        return Response(status: .ok, headers: headers, body: body)
+        if notModified { return (.notModified, headers, nil) }
+        return (.ok, headers, method == .head ? nil : served.body)
     }
 
     /// `public, max-age=ttl`, shortened to the seconds left before the URL expires.

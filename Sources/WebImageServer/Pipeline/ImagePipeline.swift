@@ -85,19 +85,32 @@ final class ImagePipeline: Sendable {
     /// The result for `target` (the raw request target), its format negotiated with `accept`, and
     /// whether it came from the memory cache without any work.
     func result(for target: String, accept: String?) async throws -> (ServedImage, cached: Bool) {
-        // A request target seen before is answered without parsing it again: its signature was
-        // checked then and cannot have changed; only its expiry can have passed.
+        if let hit = cachedResult(for: target, accept: accept) { return (hit, true) }
         let offered = negotiatedFormat(accept: accept)
-        let targetKey = "target " + (offered?.rawValue ?? "") + " " + target
-        if let hit = results?.get(targetKey), hit.expires.map({ $0 <= 0 || $0 >= parser.now() }) ?? true {
-            metrics.resultServed(from: .memory)
-            return (hit, true)
-        }
+        let targetKey = Self.targetKey(target, offered: offered)
         let (served, key, cached) = try await RequestDeadline.run(seconds: configuration.requestTimeout) {
             try await self.parsedResult(for: target, offered: offered)
         }
         results?.addAlias(targetKey, for: key)
         return (served, cached)
+    }
+
+    /// The result kept in memory for `target` as asked for with `accept`, if any: a request target
+    /// seen before is answered without parsing it again, since its signature was checked then and
+    /// cannot have changed; only its expiry can have passed.
+    func cachedResult(for target: String, accept: String?) -> ServedImage? {
+        guard let results else { return nil }
+        let key = Self.targetKey(target, offered: negotiatedFormat(accept: accept))
+        guard let hit = results.get(key), hit.expires.map({ $0 <= 0 || $0 >= parser.now() }) ?? true else {
+            return nil
+        }
+        metrics.resultServed(from: .memory)
+        return hit
+    }
+
+    /// The memory cache's key for a request target and the format negotiated for it.
+    private static func targetKey(_ target: String, offered: ImageFormat?) -> String {
+        "target " + (offered?.rawValue ?? "") + " " + target
     }
 
     /// The result for a target not seen before (or expired), and the result key it is cached under.

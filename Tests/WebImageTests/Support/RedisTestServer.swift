@@ -22,11 +22,19 @@ final class RedisTestServer: Sendable {
         self.process = Watched(process)
     }
 
-    /// Starts a server and returns once it accepts connections.
+    /// Starts a server and returns once it accepts connections. A port found free can be taken
+    /// before redis-server binds it (another test's outgoing connection may get it as its local
+    /// port), so a server that exits before it is ready is tried again on another port.
     static func start() async throws -> RedisTestServer {
-        let port = try freeLoopbackPort()
-        let server = RedisTestServer(port: port, process: try await launch(port: port))
-        return server
+        var attempt = 1
+        while true {
+            let port = try freeLoopbackPort()
+            do {
+                return RedisTestServer(port: port, process: try await launch(port: port))
+            } catch RedisTestServerError.didNotStart where attempt < 5 {
+                attempt += 1
+            }
+        }
     }
 
     /// A configuration for a client of this server.
