@@ -56,7 +56,8 @@ public struct ServerConfiguration: Sendable {
 
     /// CPU-heavy stages (decode, transform, encode) run at once.
     public var workers = ProcessInfo.processInfo.activeProcessorCount
-    /// Requests waiting for a worker beyond which new ones get 429.
+    /// Requests made at once beyond `workers` (fetching their source or waiting for a worker); a
+    /// request beyond `workers + maxQueue` gets 429.
     public var maxQueue = 256
     /// The longest request target accepted (414 beyond).
     public var maxURLLength = 8192

@@ -57,9 +57,9 @@ struct ServeCommand: AsyncParsableCommand {
     var noCache = Env.flag("NO_CACHE")
     @Option(help: "Seconds results may be cached by clients (Cache-Control max-age).")
     var ttl = Env.int("TTL") ?? 31_536_000
-    @Option(help: "Requests processed at once (default: the number of cores).")
+    @Option(help: "Requests decoded, processed and encoded at once (default: the number of cores); downloads take no worker.")
     var workers = Env.int("WORKERS") ?? ProcessInfo.processInfo.activeProcessorCount
-    @Option(help: "Requests waiting for a worker beyond which new ones get 429.")
+    @Option(help: "Requests made at once beyond the workers (fetching or waiting for one); more get 429.")
     var maxQueue = Env.int("MAX_QUEUE") ?? 256
     @Option(help: "Longest request target accepted, in bytes.")
     var maxUrlLength = Env.int("MAX_URL_LENGTH") ?? 8192

@@ -7,10 +7,19 @@
 public enum Resampler {
     /// `bitmap` resized to exactly `size` (returned unchanged when the size is the same).
     public static func resize(_ bitmap: Bitmap, to size: PixelSize) -> Bitmap {
+        resize(bitmap, to: size, opaque: false)
+    }
+
+    /// `bitmap` resized to exactly `size`; `opaque` says every alpha is 255 (a JPEG decode), which
+    /// spares a scan of the source for transparency.
+    static func resize(_ bitmap: Bitmap, to size: PixelSize, opaque: Bool) -> Bitmap {
         precondition(!size.isEmpty, "resize target must be at least 1x1")
         if size == bitmap.size { return bitmap }
-        return resize(bitmap, window: Window(x: 0, y: 0, width: Double(bitmap.width),
-                                             height: Double(bitmap.height)), to: size)
+        return bitmap.withUnsafeBytes { bytes in
+            resize(PixelRows(bytes, width: bitmap.width, height: bitmap.height),
+                   window: Window(x: 0, y: 0, width: Double(bitmap.width), height: Double(bitmap.height)),
+                   to: size, opaque: opaque)
+        }
     }
 
     /// All of `source` (borrowed rows, such as a decoder's own output) scaled to exactly `size`:
@@ -37,9 +46,9 @@ public enum Resampler {
     /// filter spans), and each destination row is made from the ring as soon as its source rows
     /// are in it: the intermediate image is never held whole, so a resize touches no memory
     /// besides its result and a few kilobytes (fresh pages are dear, see ``BitmapMemory``).
-    static func resize(_ source: PixelRows, window: Window, to size: PixelSize) -> Bitmap {
+    static func resize(_ source: PixelRows, window: Window, to size: PixelSize, opaque: Bool = false) -> Bitmap {
         precondition(!size.isEmpty && window.width > 0 && window.height > 0, "empty resize")
-        let alpha = source.hasAlpha
+        let alpha = !opaque && source.hasAlpha
         let xTaps = Taps(source: source.width, start: window.x, length: window.width, count: size.width)
         let yTaps = Taps(source: source.height, start: window.y, length: window.height, count: size.height)
         let srcStride = source.bytesPerRow, dstW = size.width, dstH = size.height

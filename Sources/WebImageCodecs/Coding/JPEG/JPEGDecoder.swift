@@ -40,7 +40,8 @@ enum JPEGDecoder {
                 try decodePixels(b, into: buffer, info: info, plan: plan, color: color, fast: fast, mode: mode)
             }
         }
-        let upright = Resampler.resize(decoded, to: plan.outputSize).applying(header.orientation)
+        // Every decoded pixel is opaque; rows a partial decode has not reached yet may not be.
+        let upright = Resampler.resize(decoded, to: plan.outputSize, opaque: mode != .partial).applying(header.orientation)
         return Image(bitmap: upright, format: .jpeg, scale: options.scaleFactor, decodeOptions: options,
                      isPartial: mode == .partial, colorProfile: color.plan.profile)
     }
