@@ -133,7 +133,11 @@ final class ImagePipeline: Sendable {
 
         let served = try await jobs.value(for: key) {
             let served: ServedImage
-            if let stored = self.storedResult(forKey: key, parsed, source: source, negotiated: negotiated) {
+            // The disk is read on a worker thread: a slow disk must not stall an event loop.
+            let stored = self.storedResults == nil ? nil : try await CPUWork.run {
+                self.storedResult(forKey: key, parsed, source: source, negotiated: negotiated)
+            }
+            if let stored {
                 self.metrics.resultServed(from: .disk)
                 served = stored
             } else if let shared = self.shared {
@@ -169,12 +173,14 @@ final class ImagePipeline: Sendable {
             return try await make(parsed, source: source, format: format, negotiated: negotiated, key: key)
         }
         metrics.resultServed(from: .shared)
-        do {
-            try storedResults?.setData(data, forKey: key)
-        } catch {
-            logger.warning("result not stored on disk", metadata: ["error": "\(error)"])
+        return try await CPUWork.run { [self] in
+            do {
+                try storedResults?.setData(data, forKey: key)
+            } catch {
+                logger.warning("result not stored on disk", metadata: ["error": "\(error)"])
+            }
+            return served(data, format: storedFormat, parsed, source: source, negotiated: negotiated)
         }
-        return served(data, format: storedFormat, parsed, source: source, negotiated: negotiated)
     }
 
     /// The result kept on disk under `key`, if any.
@@ -213,15 +219,17 @@ final class ImagePipeline: Sendable {
                       negotiated: Bool, key: String) async throws -> ServedImage {
         // Another instance downloading the same new source is waited for before taking a worker.
         guard let shared else {
-            return try await makeInSlot(parsed, source: source, format: format, negotiated: negotiated, key: key)
+            return try await makeAdmitted(parsed, source: source, format: format, negotiated: negotiated, key: key)
         }
         return try await shared.withSource(source) {
-            try await makeInSlot(parsed, source: source, format: format, negotiated: negotiated, key: key)
+            try await makeAdmitted(parsed, source: source, format: format, negotiated: negotiated, key: key)
         }
     }
 
-    private func makeInSlot(_ parsed: ParsedImageURL, source: URL, format: ImageFormat?,
-                            negotiated: Bool, key: String) async throws -> ServedImage {
+    /// Fetches the source as an admitted request, then makes the result in a worker slot, on a
+    /// worker thread (the event loops never wait for a decode or a disk write).
+    private func makeAdmitted(_ parsed: ParsedImageURL, source: URL, format: ImageFormat?,
+                              negotiated: Bool, key: String) async throws -> ServedImage {
         try await limiter.admit {
             let started = ContinuousClock.now
             let data = try await sourceData(source)
@@ -229,15 +237,15 @@ final class ImagePipeline: Sendable {
             metrics.record(.download, fetched - started)
             return try await limiter.run {
                 metrics.record(.queue, ContinuousClock.now - fetched)
-                let body = try await CPUWork.run { [self] in
-                    try encodedResult(of: data, parsed, source: source, format: format, negotiated: negotiated)
+                return try await CPUWork.run { [self] in
+                    let body = try encodedResult(of: data, parsed, source: source, format: format, negotiated: negotiated)
+                    do {
+                        try storedResults?.setData(body.data, forKey: key)
+                    } catch {
+                        logger.warning("result not stored on disk", metadata: ["error": "\(error)"])
+                    }
+                    return served(body.data, format: body.format, parsed, source: source, negotiated: negotiated)
                 }
-                do {
-                    try storedResults?.setData(body.data, forKey: key)
-                } catch {
-                    logger.warning("result not stored on disk", metadata: ["error": "\(error)"])
-                }
-                return served(body.data, format: body.format, parsed, source: source, negotiated: negotiated)
             }
         }
     }
