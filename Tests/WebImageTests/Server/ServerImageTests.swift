@@ -139,13 +139,19 @@ struct ServerImageTests {
 struct ServerLimitTests {
     let photo: [UInt8] = Array(try! JPEGFixtures.encode(TestBitmaps.gradient(width: 400, height: 300)))
 
+    /// `/held.jpg`, whose body waits at the origin until the returned gate opens, and `/other.jpg`.
+    private func heldAndOtherSources(_ origin: TestOrigin) -> TestGate {
+        let gate = TestGate()
+        var held = TestOriginRoute.data(photo, contentType: "image/jpeg")
+        held.mode = .gated(100, gate)
+        origin.setRoute("/held.jpg", held)
+        origin.setRoute("/other.jpg", .data(photo, contentType: "image/jpeg"))
+        return gate
+    }
+
     @Test func aRequestBeyondTheWorkersAndTheQueueIsRefusedWith429() async throws {
         try await withTestOrigin { origin in
-            let gate = TestGate()
-            var held = TestOriginRoute.data(photo, contentType: "image/jpeg")
-            held.mode = .gated(100, gate)
-            origin.setRoute("/held.jpg", held)
-            origin.setRoute("/other.jpg", .data(photo, contentType: "image/jpeg"))
+            let gate = heldAndOtherSources(origin)
             let configuration = loopbackServerConfiguration { $0.workers = 1; $0.maxQueue = 0 }
             try await withImageServer(configuration) { server in
                 async let first = server.get("/insecure/w:100/plain/http://127.0.0.1:\(origin.port)/held.jpg")
@@ -168,11 +174,7 @@ struct ServerLimitTests {
 
     @Test func aSourceStillDownloadingHoldsNoWorker() async throws {
         try await withTestOrigin { origin in
-            let gate = TestGate()
-            var held = TestOriginRoute.data(photo, contentType: "image/jpeg")
-            held.mode = .gated(100, gate)
-            origin.setRoute("/held.jpg", held)
-            origin.setRoute("/other.jpg", .data(photo, contentType: "image/jpeg"))
+            let gate = heldAndOtherSources(origin)
             let configuration = loopbackServerConfiguration { $0.workers = 1; $0.maxQueue = 1 }
             try await withImageServer(configuration) { server in
                 async let first = server.get("/insecure/w:100/plain/http://127.0.0.1:\(origin.port)/held.jpg")
