@@ -102,6 +102,8 @@ let package = Package(
             dependencies: [
                 "WebImage", "WebImageRedis",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                // Its HTTP/1 child channel, which the server extends with the cache-hit handler.
+                .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 // The HTTP parts a channel handler answering result-cache hits sees.
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
@@ -158,6 +160,9 @@ let package = Package(
                 // Test-only: the client of the image server's tests, and its graceful shutdown.
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                // Test-only: the server's HTTP/1 channel set up on an embedded channel.
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
             ],
             // Read by path (#filePath), not as bundle resources.
             exclude: ["Fixtures"]

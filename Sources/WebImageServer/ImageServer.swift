@@ -72,9 +72,7 @@ public final class ImageServer: Sendable {
         }
         return Application(
             responder: responder,
-            server: .http1(configuration: .init(additionalChannelHandlers: [CachedResultHandler { [self] head in
-                cachedAnswer(to: head)
-            }], idleTimeout: .seconds(75))),
+            server: .http1(configuration: .init(idleTimeout: .seconds(75))) { [self] head in cachedAnswer(to: head) },
             configuration: .init(address: .hostname(configuration.host, port: configuration.port),
                                  serverName: Self.serverName),
             onServerRunning: { [self] channel in

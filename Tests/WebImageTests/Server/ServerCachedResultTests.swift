@@ -1,6 +1,10 @@
 import Dispatch
 import Foundation
 import HTTPTypes
+import HummingbirdCore
+import Logging
+import NIOCore
+import NIOEmbedded
 import Testing
 @testable import WebImage
 @testable import WebImageServer
@@ -35,6 +39,26 @@ struct ServerCachedResultTests {
                 #expect(origin.requestCount("/photo.jpg") == 1)
             }
         }
+    }
+
+    @Test func theHitHandlerSitsAfterTheConnectionStateHandlerAndAnswersThere() throws {
+        let channel = EmbeddedChannel()
+        let http1 = HTTP1Channel(responder: { _, _, _ in }, configuration: .init(idleTimeout: .seconds(75)))
+        let answer = CachedAnswer(head: HTTPResponse(status: .ok, headerFields: [.contentLength: "3"]),
+                                  body: ByteBuffer(string: "hit"))
+        let setup = CachedResultChannel(http1: http1) { head in head.path == "/cached" ? answer : nil }
+        _ = try setup.setup(channel: channel, logger: Logger(label: "test")).wait()
+        // The connection-state handler (idle timeout, graceful close) must see every request.
+        let lines = channel.pipeline.debugDescription.split(separator: "\n")
+        let state = try #require(lines.firstIndex { $0.contains("HTTPConnectionStateHandler") })
+        let hits = try #require(lines.firstIndex { $0.contains("CachedResultHandler") })
+        #expect(state < hits)
+        try channel.writeInbound(ByteBuffer(string: "GET /cached HTTP/1.1\r\nHost: a\r\n\r\n"))
+        var reply = ""
+        while let part = try channel.readOutbound(as: ByteBuffer.self) { reply += String(buffer: part) }
+        #expect(reply.hasPrefix("HTTP/1.1 200 OK\r\n"))
+        #expect(reply.hasSuffix("\r\n\r\nhit"))
+        _ = try? channel.finish()
     }
 
     @Test func aHitPipelinedBehindARequestBeingMadeIsAnsweredAfterIt() async throws {
