@@ -53,6 +53,12 @@ public final class CodersManager: ProgressiveImageCoding {
 
     /// Decodes with the highest-priority coder that claims `data`; empty, unknown or unsupported data throws.
     public func decode(_ data: Data, options: DecodeOptions) throws -> Image {
+        try checkedDecoder(for: data).decode(data, options: options)
+    }
+
+    /// The coder that would decode `data`; throws as ``decode(_:options:)`` does for empty,
+    /// unrecognised or unsupported data, without decoding anything.
+    public func checkedDecoder(for data: Data) throws -> any ImageCoding {
         guard !data.isEmpty else { throw WebImageError.badData("The image data is empty.") }
         guard let coder = decoder(for: data) else {
             let format = ImageFormat.detect(data)
@@ -61,7 +67,7 @@ public final class CodersManager: ProgressiveImageCoding {
             }
             throw WebImageError(.unsupportedFormat, "No coder can decode \(format.rawValue) images.")
         }
-        return try coder.decode(data, options: options)
+        return coder
     }
 
     /// True when some coder can write `format`.

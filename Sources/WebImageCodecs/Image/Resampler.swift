@@ -15,11 +15,8 @@ public enum Resampler {
     static func resize(_ bitmap: Bitmap, to size: PixelSize, opaque: Bool) -> Bitmap {
         precondition(!size.isEmpty, "resize target must be at least 1x1")
         if size == bitmap.size { return bitmap }
-        return bitmap.withUnsafeBytes { bytes in
-            resize(PixelRows(bytes, width: bitmap.width, height: bitmap.height),
-                   window: Window(x: 0, y: 0, width: Double(bitmap.width), height: Double(bitmap.height)),
-                   to: size, opaque: opaque)
-        }
+        return resize(bitmap, window: Window(x: 0, y: 0, width: Double(bitmap.width), height: Double(bitmap.height)),
+                      to: size, opaque: opaque)
     }
 
     /// All of `source` (borrowed rows, such as a decoder's own output) scaled to exactly `size`:
@@ -34,9 +31,9 @@ public enum Resampler {
     }
 
     /// The `window` part of `bitmap` scaled to exactly `size` (used for aspect-fill crops).
-    static func resize(_ bitmap: Bitmap, window: Window, to size: PixelSize) -> Bitmap {
+    static func resize(_ bitmap: Bitmap, window: Window, to size: PixelSize, opaque: Bool = false) -> Bitmap {
         bitmap.withUnsafeBytes { bytes in
-            resize(PixelRows(bytes, width: bitmap.width, height: bitmap.height), window: window, to: size)
+            resize(PixelRows(bytes, width: bitmap.width, height: bitmap.height), window: window, to: size, opaque: opaque)
         }
     }
 

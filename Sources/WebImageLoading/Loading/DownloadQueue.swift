@@ -30,12 +30,17 @@ final class DownloadQueue: Sendable {
         state = Mutex(State(maxConcurrent: max(1, maxConcurrent), maxPerHost: max(1, maxPerHost), order: order))
     }
 
+    /// Told a download's URL and its number of callers whenever a caller joins it in flight.
+    let callerJoined = Mutex<(@Sendable (URL, Int) -> Void)?>(nil)
+
     /// Joins the download in flight for `key`, if there is one.
     func join(_ key: DownloadKey, _ handler: DownloadHandler) -> DownloadOperation? {
-        state.withLock { state in
+        let joined = state.withLock { state -> DownloadOperation? in
             guard let operation = state.operations[key], operation.join(handler) else { return nil }
             return operation
         }
+        if let joined { tellJoined(key, joined) }
+        return joined
     }
 
     /// Joins the download in flight for `key`, or queues the one `make` builds.
@@ -49,8 +54,13 @@ final class DownloadQueue: Sendable {
             state.pending.append(operation)
             return (operation, true)
         }
-        if result.1 { pump() }
+        if result.1 { pump() } else { tellJoined(key, result.0) }
         return result
+    }
+
+    private func tellJoined(_ key: DownloadKey, _ operation: DownloadOperation) {
+        guard let callerJoined = callerJoined.withLock({ $0 }) else { return }
+        callerJoined(key.url, operation.callerCount)
     }
 
     /// Starts queued downloads while there is room (and, with a rate limit, a token for each).
@@ -145,12 +155,6 @@ final class DownloadQueue: Sendable {
 
     /// Downloads queued or running.
     var count: Int { state.withLock { $0.operations.count } }
-
-    /// Callers waiting for the downloads of `url` queued or running (tests wait on it).
-    func callerCount(url: URL) -> Int {
-        let operations = state.withLock { state in state.operations.filter { $0.key.url == url }.map(\.value) }
-        return operations.reduce(0) { $0 + $1.callerCount }
-    }
 
     var maxConcurrent: Int {
         get { state.withLock { $0.maxConcurrent } }

@@ -112,8 +112,11 @@ public final class ImageDownloader: ImageLoading {
     /// Downloads queued or running.
     public var currentDownloadCount: Int { queue.count }
 
-    /// Callers waiting for the downloads of `url` queued or running.
-    func callerCount(url: URL) -> Int { queue.callerCount(url: url) }
+    /// Calls `body` with a download's URL and its number of callers whenever a caller joins a
+    /// download in flight (tests wait on it instead of polling).
+    func onCallerJoined(_ body: @escaping @Sendable (URL, Int) -> Void) {
+        queue.callerJoined.withLock { $0 = body }
+    }
 
     /// Downloads running now whose first request goes to `url`'s host and port.
     public func runningDownloadCount(host url: URL) -> Int {

@@ -85,9 +85,9 @@ final class ImagePipeline: Sendable {
     /// The result for `target` (the raw request target), its format negotiated with `accept`, and
     /// whether it came from the memory cache without any work.
     func result(for target: String, accept: String?) async throws -> (ServedImage, cached: Bool) {
-        if let hit = cachedResult(for: target, accept: accept) { return (hit, true) }
         let offered = negotiatedFormat(accept: accept)
         let targetKey = Self.targetKey(target, offered: offered)
+        if let hit = memoryResult(forTargetKey: targetKey) { return (hit, true) }
         let (served, key, cached) = try await RequestDeadline.run(seconds: configuration.requestTimeout) {
             try await self.parsedResult(for: target, offered: offered)
         }
@@ -95,13 +95,17 @@ final class ImagePipeline: Sendable {
         return (served, cached)
     }
 
-    /// The result kept in memory for `target` as asked for with `accept`, if any: a request target
-    /// seen before is answered without parsing it again, since its signature was checked then and
-    /// cannot have changed; only its expiry can have passed.
+    /// The result kept in memory for `target` as asked for with `accept`, if any.
     func cachedResult(for target: String, accept: String?) -> ServedImage? {
-        guard let results else { return nil }
-        let key = Self.targetKey(target, offered: negotiatedFormat(accept: accept))
-        guard let hit = results.get(key), hit.expires.map({ $0 <= 0 || $0 >= parser.now() }) ?? true else {
+        guard results != nil else { return nil }
+        return memoryResult(forTargetKey: Self.targetKey(target, offered: negotiatedFormat(accept: accept)))
+    }
+
+    /// The result in memory under a target key: a request target seen before is answered without
+    /// parsing it again, since its signature was checked then and cannot have changed; only its
+    /// expiry can have passed.
+    private func memoryResult(forTargetKey key: String) -> ServedImage? {
+        guard let hit = results?.get(key), hit.expires.map({ $0 <= 0 || $0 >= parser.now() }) ?? true else {
             return nil
         }
         metrics.resultServed(from: .memory)

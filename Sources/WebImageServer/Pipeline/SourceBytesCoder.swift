@@ -18,14 +18,7 @@ struct SourceBytesCoder: ImageCoding {
     func imageInfo(for data: Data) -> ImageInfo? { coders.imageInfo(for: data) }
 
     func decode(_ data: Data, options: DecodeOptions) throws -> Image {
-        guard !data.isEmpty else { throw WebImageError(.badImageData, "The source is empty.") }
-        guard coders.canDecode(data) else {
-            let format = ImageFormat.detect(data)
-            if format == .undefined {
-                throw WebImageError(.badImageData, "The source (\(data.count) bytes) is in no image format this server recognises.")
-            }
-            throw WebImageError(.unsupportedFormat, "This server cannot decode \(format.rawValue) images.")
-        }
+        _ = try coders.checkedDecoder(for: data)
         return Self.standIn
     }
 

@@ -372,12 +372,15 @@ struct ServerSourceCacheTests {
             try await withImageServer(configuration) { server in
                 let source = "http://127.0.0.1:\(origin.port)/both.jpg"
                 let url = URL(string: source)!
+                let callers = Watched(0)
+                server.server.pipeline.downloader.onCallerJoined { joined, count in
+                    if joined == url { callers.update { $0 = count } }
+                }
                 // A thumbnail first: a decode planned for it is 1/8 of the source.
                 async let small = server.get("/insecure/w:40/plain/\(source)@png")
                 await origin.waitForRequest("/both.jpg")
                 async let large = server.get("/insecure/w:300/plain/\(source)@png")
-                let downloader = server.server.pipeline.downloader
-                await waitUntil("the second request to join the download") { downloader.callerCount(url: url) == 2 }
+                await callers.wait("the second request to join the download") { $0 == 2 }
                 gate.open()
                 let smallReply = try await small
                 let largeReply = try await large

@@ -93,17 +93,3 @@ func loopbackServerConfiguration(_ adjust: (inout ServerConfiguration) -> Void =
     adjust(&configuration)
     return configuration
 }
-
-/// Waits until `condition` holds, checking it every millisecond: for library state that has no
-/// notification to wait on. Only a broken test waits out the timeout, which records an issue.
-func waitUntil(_ what: String, sourceLocation: SourceLocation = #_sourceLocation,
-               _ condition: @Sendable () -> Bool) async {
-    let deadline = ContinuousClock.now + TestTimeout.standard
-    while !condition() {
-        if ContinuousClock.now > deadline {
-            Issue.record("timed out waiting for \(what)", sourceLocation: sourceLocation)
-            return
-        }
-        try? await Task.sleep(for: .milliseconds(1))
-    }
-}
