@@ -61,8 +61,13 @@ public final class DiskCache: DiskCaching {
                 recordAccess(toName: name)
                 return data
             case .failure:
-                // Gone (perhaps removed by another process) or unreadable: a miss for this name.
-                _ = state.withLock { $0.index?.remove(name) }
+                // Gone (perhaps removed by another process) or unreadable: a miss for this name. It
+                // leaves the index only if still gone now, under the lock: a write may have landed
+                // since the read (reads run beside writes), and an unreadable file still takes space.
+                state.withLock { state in
+                    guard state.index?[name] != nil, DiskCacheFileSystem.info(atPath: path(forName: name)) == nil else { return }
+                    state.index?.remove(name)
+                }
             }
         }
         return nil

@@ -20,8 +20,9 @@ extension ImageCache {
             return
         }
         let callbackQueue = config.callbackQueue
-        ioQueue.async {
+        onIOQueueAsync(changing: key) {
             self.diskCache.removeData(forKey: key)
+        } then: {
             if let completion { callbackQueue.execute(completion) }
         }
     }
@@ -64,8 +65,9 @@ extension ImageCache {
     /// Deletes every disk entry on the I/O queue; memory is kept.
     public func clearDisk(completion: (@Sendable () -> Void)? = nil) {
         let callbackQueue = config.callbackQueue
-        ioQueue.async {
+        onIOQueueAsync(changing: nil) {
             self.diskCache.removeAll()
+        } then: {
             if let completion { callbackQueue.execute(completion) }
         }
     }
@@ -74,8 +76,9 @@ extension ImageCache {
     /// ``DiskCacheConfig/maxDiskSize`` (the disk cache's `removeExpiredData`), on the I/O queue.
     public func deleteOldFiles(completion: (@Sendable () -> Void)? = nil) {
         let callbackQueue = config.callbackQueue
-        ioQueue.async {
+        onIOQueueAsync(changing: nil) {
             self.diskCache.removeExpiredData()
+        } then: {
             if let completion { callbackQueue.execute(completion) }
         }
     }

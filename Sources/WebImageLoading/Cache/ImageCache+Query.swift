@@ -62,9 +62,9 @@ extension ImageCache {
         return token
     }
 
-    /// Runs the disk step, sharing one read and decode between equal queries: the read on the
-    /// serial I/O queue (in order with writes), the decode on a concurrent queue, so disk hits
-    /// decode on every core.
+    /// Runs the disk step, sharing one read and decode between equal queries. With a change to
+    /// the key still queued the read takes its turn on the serial I/O queue; otherwise it runs at
+    /// once with the decode on a concurrent queue, so disk hits use every core.
     private func startDiskQuery(_ request: ImageCacheDiskQueryKey, context: WebImageContext,
                                 token: ImageCacheQueryToken) {
         // Only a known coder instance (or the shared manager) makes two decodes interchangeable.
@@ -82,19 +82,31 @@ extension ImageCache {
             return
         }
         guard inFlightQueries.join(request, token) else { return }
+        if readsOffIOQueue, pendingDiskWork.isSettled(request.key) {
+            // Nothing queued can change this entry: read now instead of behind other keys' writes.
+            Self.decodeQueue.async {
+                guard self.inFlightQueries.hasLiveWaiters(request) else { return }
+                self.finishDiskQuery(request, self.diskImageDataAndSource(forKey: request.key), context: context)
+            }
+            return
+        }
         ioQueue.async {
             guard self.inFlightQueries.hasLiveWaiters(request) else { return }
             let read = self.diskImageDataAndSource(forKey: request.key)
-            Self.decodeQueue.async {
-                let result = self.decodeDiskQuery(request, read, context: context, onIOQueue: false)
-                for waiter in self.inFlightQueries.finish(request) {
-                    waiter.finish(result, synchronously: false)
-                }
-            }
+            Self.decodeQueue.async { self.finishDiskQuery(request, read, context: context) }
         }
     }
 
-    /// Where disk hits are decoded: concurrent, off the I/O queue.
+    /// Decodes what a shared disk query read and hands the result to every waiter.
+    private func finishDiskQuery(_ request: ImageCacheDiskQueryKey, _ read: (data: Data, fromDiskCache: Bool)?,
+                                 context: WebImageContext) {
+        let result = decodeDiskQuery(request, read, context: context, onIOQueue: false)
+        for waiter in inFlightQueries.finish(request) {
+            waiter.finish(result, synchronously: false)
+        }
+    }
+
+    /// Where disk hits are decoded, and settled keys read: concurrent, off the I/O queue.
     static let decodeQueue = DispatchQueue(label: "webimage.imagecache.decode", qos: .userInitiated,
                                            attributes: .concurrent)
 
@@ -149,10 +161,10 @@ extension ImageCache {
 
     private func removeCorruptEntry(forKey key: String, data: Data, onIOQueue: Bool) {
         guard !onIOQueue else { return diskCache.removeData(forKey: key) }
-        ioQueue.async {
+        onIOQueueAsync(changing: key) {
             // A newer write may have replaced the bad bytes meanwhile: keep it.
             if self.diskCache.data(forKey: key) == data { self.diskCache.removeData(forKey: key) }
-        }
+        } then: { _ in }
     }
 
     // MARK: Synchronous getters

@@ -24,8 +24,9 @@ extension ImageCache {
             return
         }
         let callbackQueue = callbackQueue(for: context)
-        ioQueue.async {
-            let error = self.writeToDisk(image: image, data: data, forKey: key, context: context)
+        onIOQueueAsync(changing: key) {
+            self.writeToDisk(image: image, data: data, forKey: key, context: context)
+        } then: { error in
             if let completion { callbackQueue.execute { completion(error) } }
         }
     }

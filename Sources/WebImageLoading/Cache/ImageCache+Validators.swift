@@ -25,9 +25,10 @@ extension ImageCache {
     public func setValidators(_ validators: HTTPValidators?, forKey key: String,
                               completion: (@Sendable () -> Void)?) {
         let data = validators.flatMap { try? JSONEncoder().encode($0) }
-        ioQueue.async {
+        onIOQueueAsync(changing: key) {
             // No entry (the write failed or was removed): nothing to annotate, and nothing is thrown for nil.
             try? self.diskCache.setExtendedData(data, forKey: key)
+        } then: {
             completion?()
         }
     }

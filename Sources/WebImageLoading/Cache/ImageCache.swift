@@ -13,9 +13,11 @@ import Foundation
 /// - Every completion runs exactly once; asynchronous ones run on the context's callback queue,
 ///   else ``ImageCacheConfig/callbackQueue``.
 ///
-/// Disk reads, writes and encodes run on one serial I/O queue (as in SDWebImage), so operations on
-/// the disk happen in the order they were asked for; disk hits are decoded off it, on a concurrent
-/// queue, so they use every core (a synchronous query decodes inline).
+/// Disk writes, removals and encodes run on one serial I/O queue (as in SDWebImage), so changes to
+/// the disk happen in the order they were asked for. A query whose key has no change still queued
+/// reads and decodes at once on a concurrent queue (it would see the same bytes in queue order);
+/// otherwise it reads in its turn on the I/O queue. Disk hits are decoded off the I/O queue, so
+/// they use every core (a synchronous query decodes inline).
 public final class ImageCache: ImageCaching {
     /// The cache the library uses by default: namespace `"default"` under the default directory.
     public static let shared = ImageCache(namespace: "default")
@@ -35,6 +37,11 @@ public final class ImageCache: ImageCaching {
     private let ioExecutor: CallbackQueue
     /// Disk queries in flight, so concurrent queries of one key read and decode once.
     let inFlightQueries = ImageCacheInFlightQueries()
+    /// Disk changes queued on ``ioQueue`` and not yet done.
+    let pendingDiskWork = ImageCachePendingDiskWork()
+    /// True when ``diskCache`` is the built-in ``DiskCache``, whose reads are safe beside its
+    /// writes on other threads; a custom store is only ever called on ``ioQueue``.
+    let readsOffIOQueue: Bool
 
     /// A cache storing its files in `<directory>/<namespace>/`.
     /// - Parameters:
@@ -55,6 +62,7 @@ public final class ImageCache: ImageCaching {
         diskCachePath = diskConfig.directory.appendingPathComponent(namespace, isDirectory: true).path
         ioQueue = DispatchQueue(label: "webimage.imagecache.io.\(namespace)", qos: .utility)
         ioExecutor = CallbackQueue(ioQueue, policy: .safeExecute)
+        readsOffIOQueue = diskCache is DiskCache
     }
 
     // MARK: Paths
@@ -69,6 +77,19 @@ public final class ImageCache: ImageCaching {
     /// The queue a request's asynchronous completions run on.
     func callbackQueue(for context: WebImageContext) -> CallbackQueue {
         context.callbackQueue ?? config.callbackQueue
+    }
+
+    /// Queues a change to `key`'s disk entry (nil: to every entry) on the I/O queue, noted as
+    /// pending until it is done so reads of that key keep their place behind it; `then` gets the
+    /// change's outcome after that, so a read it starts finds the change settled.
+    func onIOQueueAsync<Outcome: Sendable>(changing key: String?, _ change: @escaping @Sendable () -> Outcome,
+                                           then: @escaping @Sendable (Outcome) -> Void) {
+        pendingDiskWork.begin(key)
+        ioQueue.async {
+            let outcome = change()
+            self.pendingDiskWork.end(key)
+            then(outcome)
+        }
     }
 
     /// Runs `body` on the I/O queue and waits for it; inline when already there (so a nested

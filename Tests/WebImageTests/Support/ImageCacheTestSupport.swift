@@ -31,9 +31,11 @@ struct ImageCacheHarness {
     }
 
     /// Holds the I/O queue until the returned gate is opened, so asynchronous steps stay pending.
-    func blockIO() -> IOGate {
+    /// The hold counts as a queued change to `key`'s entry (nil: to every entry, so every disk
+    /// read waits its turn behind it, as behind a queued clear).
+    func blockIO(changing key: String? = nil) -> IOGate {
         let gate = IOGate()
-        cache.ioQueue.async { gate.semaphore.wait() }
+        cache.onIOQueueAsync(changing: key) { gate.semaphore.wait() } then: { _ in }
         return gate
     }
 

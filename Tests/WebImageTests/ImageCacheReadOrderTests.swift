@@ -1,0 +1,118 @@
+import Dispatch
+import Foundation
+import Testing
+@testable import WebImage
+@testable import WebImageCodecs
+@testable import WebImageLoading
+
+/// When a disk query may read at once and when it must wait its turn on the I/O queue: a query
+/// sees every change asked for before it (store, removal, clear), yet never waits behind another
+/// key's write.
+@Suite("ImageCache read order")
+struct ImageCacheReadOrderTests {
+    let key = "http://example.com/photo.png"
+
+    @Test func aKeyWithNothingQueuedIsReadWhileAnotherKeysWriteHoldsTheQueue() throws {
+        let harness = ImageCacheHarness()
+        defer { harness.remove() }
+        try harness.cache.storeImageDataToDisk(try ImageCacheFixtures.pngData(), forKey: key)
+        let gate = harness.blockIO(changing: "http://example.com/other.png")
+        let answered = DispatchSemaphore(value: 0)
+        let result = CallRecorder<ImageCacheQueryResult>()
+        harness.cache.queryImage(forKey: key, options: [], context: .none, cacheType: .disk) {
+            result.record($0)
+            answered.signal()
+        }
+        // The queue stays held until the answer is in; a query in line behind the hold never answers.
+        let inTime = answered.wait(timeout: .now() + 60) == .success
+        gate.open()
+        harness.drain()
+        #expect(inTime)
+        #expect(result.count == 1)
+        #expect(result.last?.image?.pixelSize == PixelSize(width: 64, height: 48))
+    }
+
+    @Test func aQueryWaitsForAQueuedWriteOfItsKey() throws {
+        let harness = ImageCacheHarness()
+        defer { harness.remove() }
+        let data = try ImageCacheFixtures.pngData()
+        let gate = harness.blockIO(changing: "http://example.com/other.png")
+        harness.cache.storeImage(nil, data: data, forKey: key, options: [], context: .none, cacheType: .disk,
+                                 completion: nil)
+        let result = CallRecorder<ImageCacheQueryResult>()
+        harness.cache.queryImage(forKey: key, options: [], context: .none, cacheType: .disk) { result.record($0) }
+        try expectStillWaiting(result, harness)
+        gate.open()
+        harness.drain()
+        #expect(result.count == 1)
+        #expect(result.last?.image?.pixelSize == PixelSize(width: 64, height: 48))
+        #expect(result.last?.data == data)
+    }
+
+    @Test func aQueryWaitsForAQueuedRemovalOfItsKey() throws {
+        let harness = ImageCacheHarness()
+        defer { harness.remove() }
+        try harness.cache.storeImageDataToDisk(try ImageCacheFixtures.pngData(), forKey: key)
+        let gate = harness.blockIO(changing: "http://example.com/other.png")
+        harness.cache.removeImage(forKey: key, cacheType: .disk, completion: nil)
+        let result = CallRecorder<ImageCacheQueryResult>()
+        harness.cache.queryImage(forKey: key, options: [], context: .none, cacheType: .disk) { result.record($0) }
+        try expectStillWaiting(result, harness)
+        gate.open()
+        harness.drain()
+        #expect(result.count == 1)
+        #expect(result.last?.image == nil)
+        #expect(result.last?.data == nil)
+    }
+
+    @Test func aQueryWaitsForAQueuedClear() throws {
+        let harness = ImageCacheHarness()
+        defer { harness.remove() }
+        try harness.cache.storeImageDataToDisk(try ImageCacheFixtures.pngData(), forKey: key)
+        let gate = harness.blockIO(changing: "http://example.com/other.png")
+        harness.cache.clearDisk()
+        let result = CallRecorder<ImageCacheQueryResult>()
+        harness.cache.queryImage(forKey: key, options: [], context: .none, cacheType: .disk) { result.record($0) }
+        try expectStillWaiting(result, harness)
+        gate.open()
+        harness.drain()
+        #expect(result.count == 1)
+        #expect(result.last?.image == nil)
+    }
+
+    @Test func aCustomDiskStoreIsOnlyReadOnTheIOQueue() async throws {
+        let disk = FlakyDiskCache()
+        let harness = ImageCacheHarness { config in config.diskCacheFactory = { _ in disk } }
+        defer { harness.remove() }
+        try harness.cache.storeImageDataToDisk(try ImageCacheFixtures.pngData(), forKey: key)
+        #expect(!harness.cache.readsOffIOQueue)
+        let gate = harness.blockIO(changing: "http://example.com/other.png")
+        let result = CallRecorder<ImageCacheQueryResult>()
+        harness.cache.queryImage(forKey: key, options: [], context: .none, cacheType: .disk) { result.record($0) }
+        try expectStillWaiting(result, harness)
+        gate.open()
+        harness.drain()
+        #expect(result.last?.image?.pixelSize == PixelSize(width: 64, height: 48))
+    }
+
+    @Test func changesAreSettledOnceTheirCompletionRuns() async throws {
+        let harness = ImageCacheHarness()
+        defer { harness.remove() }
+        try await harness.cache.storeImage(nil, data: try ImageCacheFixtures.pngData(), forKey: key)
+        #expect(harness.cache.pendingDiskWork.isSettled(key))
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            harness.cache.clearDisk { done.resume() }
+        }
+        #expect(harness.cache.pendingDiskWork.isSettled(key))
+    }
+
+    /// Runs everything already queued on the decode and callback queues and checks that the
+    /// query has not answered: it is in line on the held I/O queue.
+    private func expectStillWaiting(_ result: CallRecorder<ImageCacheQueryResult>,
+                                    _ harness: ImageCacheHarness) throws {
+        #expect(!harness.cache.pendingDiskWork.isSettled(key) || !harness.cache.readsOffIOQueue)
+        ImageCache.decodeQueue.sync(flags: .barrier) {}
+        harness.callbacks.sync {}
+        #expect(result.count == 0)
+    }
+}
