@@ -106,6 +106,35 @@ struct ImageCacheReadOrderTests {
         #expect(harness.cache.pendingDiskWork.isSettled(key))
     }
 
+    @Test func eachKeySeesItsOwnChangesInOrderWhileOtherKeysChange() async throws {
+        let harness = ImageCacheHarness()
+        defer { harness.remove() }
+        let cache = harness.cache
+        let versions = try (0..<3).map { try ImageCacheFixtures.pngData(width: 8 + $0, height: 8) }
+        // Each task owns one key and checks every query against its own queued changes, while the
+        // other tasks' stores and removals keep the I/O queue busy with other keys.
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for owner in 0..<4 {
+                group.addTask {
+                    let key = "http://example.com/owner-\(owner).png"
+                    for round in 0..<25 {
+                        let data = versions[round % versions.count]
+                        cache.storeImage(nil, data: data, forKey: key, options: [], context: .none,
+                                         cacheType: .disk, completion: nil)
+                        let stored = await cache.queryResult(forKey: key, cacheType: .disk)
+                        #expect(stored.data == data, "owner \(owner) round \(round): the query ran before the store")
+                        cache.removeImage(forKey: key, cacheType: .disk, completion: nil)
+                        let removed = await cache.queryResult(forKey: key, cacheType: .disk)
+                        #expect(removed.data == nil, "owner \(owner) round \(round): the query ran before the removal")
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        harness.drain()
+        #expect(cache.inFlightQueries.count == 0)
+    }
+
     /// Runs everything already queued on the decode and callback queues and checks that the
     /// query has not answered: it is in line on the held I/O queue.
     private func expectStillWaiting(_ result: CallRecorder<ImageCacheQueryResult>,
