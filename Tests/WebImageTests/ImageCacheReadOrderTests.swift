@@ -106,6 +106,37 @@ struct ImageCacheReadOrderTests {
         #expect(harness.cache.pendingDiskWork.isSettled(key))
     }
 
+    @Test func aQueryAskedAfterAChangeDoesNotShareAReadFromBeforeIt() throws {
+        let harness = ImageCacheHarness()
+        defer { harness.remove() }
+        let old = try ImageCacheFixtures.pngData(width: 10, height: 10)
+        let new = try ImageCacheFixtures.pngData(width: 20, height: 20)
+        try harness.cache.storeImageDataToDisk(old, forKey: key)
+        // Everything waits on the I/O queue, so the first query's read is queued before the store.
+        let gate = harness.blockIO()
+        let before = CallRecorder<ImageCacheQueryResult>()
+        harness.cache.queryImage(forKey: key, options: [], context: .none, cacheType: .disk) { before.record($0) }
+        harness.cache.storeImage(nil, data: new, forKey: key, options: [], context: .none, cacheType: .disk,
+                                 completion: nil)
+        let after = CallRecorder<ImageCacheQueryResult>()
+        harness.cache.queryImage(forKey: key, options: [], context: .none, cacheType: .disk) { after.record($0) }
+        #expect(harness.cache.inFlightQueries.count == 2)
+        gate.open()
+        harness.drain()
+        #expect(before.last?.data == old)
+        #expect(after.last?.data == new)
+        #expect(after.last?.image?.pixelSize == PixelSize(width: 20, height: 20))
+    }
+
+    @Test func aSynchronousChangeIsPendingWhileItRuns() throws {
+        let harness = ImageCacheHarness()
+        defer { harness.remove() }
+        let cache = harness.cache
+        let pendingInside = cache.onIOQueueSync(changing: key) { !cache.pendingDiskWork.isSettled(key) }
+        #expect(pendingInside)
+        #expect(cache.pendingDiskWork.isSettled(key))
+    }
+
     @Test func eachKeySeesItsOwnChangesInOrderWhileOtherKeysChange() async throws {
         let harness = ImageCacheHarness()
         defer { harness.remove() }

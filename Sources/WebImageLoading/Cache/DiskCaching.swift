@@ -3,7 +3,8 @@ import Foundation
 
 /// A key → bytes store on disk, with SDWebImage's `SDDiskCache` surface.
 ///
-/// Every method is synchronous and thread-safe; the image cache calls them from its I/O executor.
+/// Every method is synchronous and thread-safe. The image cache calls a custom store only from its
+/// serial I/O queue; the built-in ``DiskCache`` is also read from other threads beside its writes.
 /// Reads never throw: anything unreadable (missing, vanished, corrupt) is a miss.
 public protocol DiskCaching: Sendable {
     /// Whether an entry exists for `key` (including one stored under the legacy extension-less name).

@@ -39,7 +39,7 @@ extension ImageCache {
 
     /// Removes `key` from disk now, waiting for the I/O queue.
     public func removeImageFromDisk(forKey key: String) {
-        onIOQueueSync { diskCache.removeData(forKey: key) }
+        onIOQueueSync(changing: key) { diskCache.removeData(forKey: key) }
     }
 
     // MARK: Clear

@@ -11,7 +11,10 @@ extension ImageCache {
     ///   new still image. For ``ImageCacheType/memory``, or a hit without `queryMemoryData`, the
     ///   result (`.memory`, image or nil) is delivered synchronously and nil is returned.
     /// - Disk: synchronous on a hit with `queryMemoryDataSync` or a miss with `queryDiskDataSync`,
-    ///   else on the I/O queue with the completion on the callback queue. The result type is
+    ///   else asynchronously with the completion on the callback queue: read at once when no
+    ///   change to the entry is still queued, otherwise in its turn on the I/O queue (so it sees
+    ///   every change asked for before it; one asked for after it may or may not be seen, and a
+    ///   query joins an equal one in flight only while no change came between). The result type is
     ///   `.disk`, even on a miss. Found data is decoded with the context's decode options (a
     ///   thumbnail when it names a size) and promoted into memory when ``promotesToMemory(_:)``,
     ///   a thumbnail under its thumbnail key. Corrupt data is a miss and its entry is removed.
@@ -81,27 +84,27 @@ extension ImageCache {
             }
             return
         }
-        guard inFlightQueries.join(request, token) else { return }
+        guard let query = inFlightQueries.join(request, token) else { return }
         if readsOffIOQueue, pendingDiskWork.isSettled(request.key) {
             // Nothing queued can change this entry: read now instead of behind other keys' writes.
             Self.decodeQueue.async {
-                guard self.inFlightQueries.hasLiveWaiters(request) else { return }
-                self.finishDiskQuery(request, self.diskImageDataAndSource(forKey: request.key), context: context)
+                guard self.inFlightQueries.hasLiveWaiters(query) else { return }
+                self.finishDiskQuery(query, request, self.diskImageDataAndSource(forKey: request.key), context: context)
             }
             return
         }
         ioQueue.async {
-            guard self.inFlightQueries.hasLiveWaiters(request) else { return }
+            guard self.inFlightQueries.hasLiveWaiters(query) else { return }
             let read = self.diskImageDataAndSource(forKey: request.key)
-            Self.decodeQueue.async { self.finishDiskQuery(request, read, context: context) }
+            Self.decodeQueue.async { self.finishDiskQuery(query, request, read, context: context) }
         }
     }
 
-    /// Decodes what a shared disk query read and hands the result to every waiter.
-    private func finishDiskQuery(_ request: ImageCacheDiskQueryKey, _ read: (data: Data, fromDiskCache: Bool)?,
-                                 context: WebImageContext) {
+    /// Decodes what shared disk query `query` read and hands the result to every waiter.
+    private func finishDiskQuery(_ query: Int, _ request: ImageCacheDiskQueryKey,
+                                 _ read: (data: Data, fromDiskCache: Bool)?, context: WebImageContext) {
         let result = decodeDiskQuery(request, read, context: context, onIOQueue: false)
-        for waiter in inFlightQueries.finish(request) {
+        for waiter in inFlightQueries.finish(query) {
             waiter.finish(result, synchronously: false)
         }
     }

@@ -46,7 +46,7 @@ extension ImageCache {
     /// Writes `data` to disk now, waiting for the I/O queue.
     /// - Throws: ``WebImageError/Code/cacheFailure`` when the write fails (the previous entry stays).
     public func storeImageDataToDisk(_ data: Data, forKey key: String) throws(WebImageError) {
-        if let error = onIOQueueSync({ writeToDisk(image: nil, data: data, forKey: key, context: .none) }) {
+        if let error = onIOQueueSync(changing: key, { writeToDisk(image: nil, data: data, forKey: key, context: .none) }) {
             throw error
         }
     }

@@ -31,7 +31,8 @@ public final class ImageCache: ImageCaching {
     /// The directory entries are stored in: `<directory>/<namespace>`.
     public let diskCachePath: String
 
-    /// The serial queue every disk operation runs on.
+    /// The serial queue every disk change (and every read of a key with a change still queued)
+    /// runs on, in the order asked for.
     let ioQueue: DispatchQueue
     /// ``ioQueue`` as a callback queue, used to tell when code already runs there.
     private let ioExecutor: CallbackQueue
@@ -84,12 +85,27 @@ public final class ImageCache: ImageCaching {
     /// change's outcome after that, so a read it starts finds the change settled.
     func onIOQueueAsync<Outcome: Sendable>(changing key: String?, _ change: @escaping @Sendable () -> Outcome,
                                            then: @escaping @Sendable (Outcome) -> Void) {
-        pendingDiskWork.begin(key)
+        noteChange(key)
         ioQueue.async {
             let outcome = change()
             self.pendingDiskWork.end(key)
             then(outcome)
         }
+    }
+
+    /// Runs a change to `key`'s disk entry (nil: to every entry) on the I/O queue and waits for
+    /// it, noted as pending meanwhile like ``onIOQueueAsync(changing:_:then:)``.
+    func onIOQueueSync<Result>(changing key: String?, _ change: () -> Result) -> Result {
+        noteChange(key)
+        defer { pendingDiskWork.end(key) }
+        return onIOQueueSync(change)
+    }
+
+    /// Notes a change asked for now: pending until done, and no query in flight for the entry
+    /// takes more waiters (it may read before the change; a later query must not share it).
+    private func noteChange(_ key: String?) {
+        pendingDiskWork.begin(key)
+        inFlightQueries.closeJoining(forStorageKey: key)
     }
 
     /// Runs `body` on the I/O queue and waits for it; inline when already there (so a nested

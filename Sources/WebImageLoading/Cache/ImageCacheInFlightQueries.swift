@@ -18,38 +18,71 @@ struct ImageCacheDiskQueryKey: Hashable, Sendable {
     var mayUseMemory = true
 }
 
-/// The waiters of each disk query in flight.
+/// The waiters of each disk query in flight. A query of the same entry, decoded the same way,
+/// joins one in flight instead of reading again, unless a change to that entry was asked for
+/// since the first one started: the first may read before the change, the joiner must not.
 final class ImageCacheInFlightQueries: Sendable {
-    private let waiters = Mutex<[ImageCacheDiskQueryKey: [ImageCacheQueryToken]]>([:])
+    private struct State {
+        /// The query each key may join.
+        var joinable: [ImageCacheDiskQueryKey: Int] = [:]
+        /// Every query in flight (joinable or not) by its number: its key and waiters.
+        var running: [Int: (key: ImageCacheDiskQueryKey, waiters: [ImageCacheQueryToken])] = [:]
+        var nextNumber = 0
+    }
 
-    /// Adds `token` to the query for `key`; true when it is the first, so the caller must start
-    /// the query.
-    func join(_ key: ImageCacheDiskQueryKey, _ token: ImageCacheQueryToken) -> Bool {
-        waiters.withLock { waiters in
-            if waiters[key] != nil {
-                waiters[key]!.append(token)
-                return false
+    private let state = Mutex(State())
+
+    /// Adds `token` to the joinable query for `key`, returning nil; or, when there is none, starts
+    /// one with `token` as its first waiter and returns its number, so the caller runs it.
+    func join(_ key: ImageCacheDiskQueryKey, _ token: ImageCacheQueryToken) -> Int? {
+        state.withLock { state in
+            if let number = state.joinable[key] {
+                state.running[number]!.waiters.append(token)
+                return nil
             }
-            waiters[key] = [token]
-            return true
+            let number = state.nextNumber
+            state.nextNumber += 1
+            state.joinable[key] = number
+            state.running[number] = (key, [token])
+            return number
         }
     }
 
-    /// True when some waiter of `key` is not cancelled; when none is, forgets the query, so a
-    /// later query starts afresh.
-    func hasLiveWaiters(_ key: ImageCacheDiskQueryKey) -> Bool {
-        waiters.withLock { waiters in
-            if waiters[key]?.contains(where: { !$0.isFinished }) == true { return true }
-            waiters[key] = nil
+    /// True when some waiter of query `number` is not cancelled; when none is, forgets the query,
+    /// so a later query starts afresh.
+    func hasLiveWaiters(_ number: Int) -> Bool {
+        state.withLock { state in
+            guard let query = state.running[number] else { return false }
+            if query.waiters.contains(where: { !$0.isFinished }) { return true }
+            Self.forget(number, query.key, &state)
             return false
         }
     }
 
-    /// Ends the query for `key`, returning its waiters to be given the result.
-    func finish(_ key: ImageCacheDiskQueryKey) -> [ImageCacheQueryToken] {
-        waiters.withLock { $0.removeValue(forKey: key) ?? [] }
+    /// Ends query `number`, returning its waiters to be given the result.
+    func finish(_ number: Int) -> [ImageCacheQueryToken] {
+        state.withLock { state in
+            guard let query = state.running[number] else { return [] }
+            Self.forget(number, query.key, &state)
+            return query.waiters
+        }
+    }
+
+    /// A change to the entry stored under `storageKey` (nil: to every entry) has been asked for:
+    /// queries in flight for it take no more waiters.
+    func closeJoining(forStorageKey storageKey: String?) {
+        state.withLock { state in
+            guard !state.joinable.isEmpty else { return }
+            guard let storageKey else { return state.joinable.removeAll() }
+            for key in state.joinable.keys where key.key == storageKey { state.joinable[key] = nil }
+        }
+    }
+
+    private static func forget(_ number: Int, _ key: ImageCacheDiskQueryKey, _ state: inout State) {
+        state.running[number] = nil
+        if state.joinable[key] == number { state.joinable[key] = nil }
     }
 
     /// Number of queries in flight (for tests).
-    var count: Int { waiters.withLock { $0.count } }
+    var count: Int { state.withLock { $0.running.count } }
 }
