@@ -36,14 +36,10 @@ struct ImageCacheReadOrderTests {
         let harness = ImageCacheHarness()
         defer { harness.remove() }
         let data = try ImageCacheFixtures.pngData()
-        let gate = harness.blockIO(changing: "http://example.com/other.png")
-        harness.cache.storeImage(nil, data: data, forKey: key, options: [], context: .none, cacheType: .disk,
-                                 completion: nil)
-        let result = CallRecorder<ImageCacheQueryResult>()
-        harness.cache.queryImage(forKey: key, options: [], context: .none, cacheType: .disk) { result.record($0) }
-        try expectStillWaiting(result, harness)
-        gate.open()
-        harness.drain()
+        let result = queryBehindHeldQueue(harness) {
+            harness.cache.storeImage(nil, data: data, forKey: key, options: [], context: .none, cacheType: .disk,
+                                     completion: nil)
+        }
         #expect(result.count == 1)
         #expect(result.last?.image?.pixelSize == PixelSize(width: 64, height: 48))
         #expect(result.last?.data == data)
@@ -53,13 +49,9 @@ struct ImageCacheReadOrderTests {
         let harness = ImageCacheHarness()
         defer { harness.remove() }
         try harness.cache.storeImageDataToDisk(try ImageCacheFixtures.pngData(), forKey: key)
-        let gate = harness.blockIO(changing: "http://example.com/other.png")
-        harness.cache.removeImage(forKey: key, cacheType: .disk, completion: nil)
-        let result = CallRecorder<ImageCacheQueryResult>()
-        harness.cache.queryImage(forKey: key, options: [], context: .none, cacheType: .disk) { result.record($0) }
-        try expectStillWaiting(result, harness)
-        gate.open()
-        harness.drain()
+        let result = queryBehindHeldQueue(harness) {
+            harness.cache.removeImage(forKey: key, cacheType: .disk, completion: nil)
+        }
         #expect(result.count == 1)
         #expect(result.last?.image == nil)
         #expect(result.last?.data == nil)
@@ -69,13 +61,7 @@ struct ImageCacheReadOrderTests {
         let harness = ImageCacheHarness()
         defer { harness.remove() }
         try harness.cache.storeImageDataToDisk(try ImageCacheFixtures.pngData(), forKey: key)
-        let gate = harness.blockIO(changing: "http://example.com/other.png")
-        harness.cache.clearDisk()
-        let result = CallRecorder<ImageCacheQueryResult>()
-        harness.cache.queryImage(forKey: key, options: [], context: .none, cacheType: .disk) { result.record($0) }
-        try expectStillWaiting(result, harness)
-        gate.open()
-        harness.drain()
+        let result = queryBehindHeldQueue(harness) { harness.cache.clearDisk() }
         #expect(result.count == 1)
         #expect(result.last?.image == nil)
     }
@@ -86,12 +72,7 @@ struct ImageCacheReadOrderTests {
         defer { harness.remove() }
         try harness.cache.storeImageDataToDisk(try ImageCacheFixtures.pngData(), forKey: key)
         #expect(!harness.cache.readsOffIOQueue)
-        let gate = harness.blockIO(changing: "http://example.com/other.png")
-        let result = CallRecorder<ImageCacheQueryResult>()
-        harness.cache.queryImage(forKey: key, options: [], context: .none, cacheType: .disk) { result.record($0) }
-        try expectStillWaiting(result, harness)
-        gate.open()
-        harness.drain()
+        let result = queryBehindHeldQueue(harness)
         #expect(result.last?.image?.pixelSize == PixelSize(width: 64, height: 48))
     }
 
@@ -166,13 +147,22 @@ struct ImageCacheReadOrderTests {
         #expect(cache.inFlightQueries.count == 0)
     }
 
-    /// Runs everything already queued on the decode and callback queues and checks that the
-    /// query has not answered: it is in line on the held I/O queue.
-    private func expectStillWaiting(_ result: CallRecorder<ImageCacheQueryResult>,
-                                    _ harness: ImageCacheHarness) throws {
+    /// Holds the I/O queue with a change to another key, runs `change`, then asks for a disk query
+    /// of `key` and checks that it waits its turn: with everything already queued on the decode
+    /// and callback queues run, it has not answered. Then lets the queue go and returns what the
+    /// query delivered once everything has run.
+    private func queryBehindHeldQueue(_ harness: ImageCacheHarness,
+                                      after change: () -> Void = {}) -> CallRecorder<ImageCacheQueryResult> {
+        let gate = harness.blockIO(changing: "http://example.com/other.png")
+        change()
+        let result = CallRecorder<ImageCacheQueryResult>()
+        harness.cache.queryImage(forKey: key, options: [], context: .none, cacheType: .disk) { result.record($0) }
         #expect(!harness.cache.pendingDiskWork.isSettled(key) || !harness.cache.readsOffIOQueue)
         ImageCache.decodeQueue.sync(flags: .barrier) {}
         harness.callbacks.sync {}
         #expect(result.count == 0)
+        gate.open()
+        harness.drain()
+        return result
     }
 }

@@ -167,7 +167,7 @@ extension ImageCache {
         onIOQueueAsync(changing: key) {
             // A newer write may have replaced the bad bytes meanwhile: keep it.
             if self.diskCache.data(forKey: key) == data { self.diskCache.removeData(forKey: key) }
-        } then: { _ in }
+        }
     }
 
     // MARK: Synchronous getters

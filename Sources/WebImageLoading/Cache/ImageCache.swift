@@ -15,7 +15,7 @@ import Foundation
 ///
 /// Disk writes, removals and encodes run on one serial I/O queue (as in SDWebImage), so changes to
 /// the disk happen in the order they were asked for. A query whose key has no change still queued
-/// reads and decodes at once on a concurrent queue (it would see the same bytes in queue order);
+/// reads and decodes at once on a concurrent queue (every change asked for before it is done);
 /// otherwise it reads in its turn on the I/O queue. Disk hits are decoded off the I/O queue, so
 /// they use every core (a synchronous query decodes inline).
 public final class ImageCache: ImageCaching {
@@ -84,7 +84,7 @@ public final class ImageCache: ImageCaching {
     /// pending until it is done so reads of that key keep their place behind it; `then` gets the
     /// change's outcome after that, so a read it starts finds the change settled.
     func onIOQueueAsync<Outcome: Sendable>(changing key: String?, _ change: @escaping @Sendable () -> Outcome,
-                                           then: @escaping @Sendable (Outcome) -> Void) {
+                                           then: @escaping @Sendable (Outcome) -> Void = { _ in }) {
         noteChange(key)
         ioQueue.async {
             let outcome = change()

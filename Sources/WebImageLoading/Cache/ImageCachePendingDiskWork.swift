@@ -3,10 +3,9 @@ import Synchronization
 /// The disk changes queued on an ``ImageCache``'s I/O queue and not yet done, per key and for the
 /// whole cache, so a read can tell whether it must wait its turn on that queue.
 ///
-/// A query of a key with nothing pending sees on disk exactly what a read in queue order would see
-/// (every change asked for before it is done), so it may read at once, off the queue, instead of
-/// waiting behind other keys' writes: a cold load's miss no longer queues behind the stores of the
-/// loads before it.
+/// A query of a key with nothing pending finds every change asked for before it already done on
+/// disk, so it may read at once, off the queue, instead of waiting behind other keys' writes: a
+/// cold load's miss no longer queues behind the stores of the loads before it.
 final class ImageCachePendingDiskWork: Sendable {
     private struct State {
         var perKey: [String: Int] = [:]

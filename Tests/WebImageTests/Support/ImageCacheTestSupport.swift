@@ -35,7 +35,7 @@ struct ImageCacheHarness {
     /// read waits its turn behind it, as behind a queued clear).
     func blockIO(changing key: String? = nil) -> IOGate {
         let gate = IOGate()
-        cache.onIOQueueAsync(changing: key) { gate.semaphore.wait() } then: { _ in }
+        cache.onIOQueueAsync(changing: key) { gate.semaphore.wait() }
         return gate
     }
 
