@@ -34,15 +34,20 @@ final class BenchRun: Sendable {
         pump()
     }
 
-    /// Starts loads while there is room. Completions that run inline re-enter here; the flag makes
-    /// the outer call do the starting, so the stack never grows with the number of URLs.
+    /// Starts loads while there is room. Completions that run inline re-enter through `finish`,
+    /// which finds the pump taken and leaves the starting to this loop, so the stack never grows
+    /// with the number of URLs.
     private func pump() {
         let claimed = state.withLock { state -> Bool in
             if state.pumping { return false }
             state.pumping = true
             return true
         }
-        guard claimed else { return }
+        if claimed { startLoads() }
+    }
+
+    /// The pump's loop; the caller holds the pump.
+    private func startLoads() {
         while let url = nextURL() {
             // Capturing only `self` keeps the completion allocation-free (the URL comes back in the result).
             manager.loadImage(with: url, context: context) { [self] result in finish(result) }
@@ -71,21 +76,31 @@ final class BenchRun: Sendable {
         } else {
             nil
         }
-        let done = state.withLock { state -> (CheckedContinuation<ContinuousClock.Instant, any Error>, BenchFailure?)? in
+        // One lock per completion: it settles the counts and, when no pump is running (the
+        // completion came from another thread), claims it.
+        enum Next { case end(CheckedContinuation<ContinuousClock.Instant, any Error>, BenchFailure?), startLoads, nothing }
+        let next = state.withLock { state -> Next in
             state.inFlight -= 1
             state.finished += 1
             if state.failure == nil, let failure { state.failure = failure }
             let over = state.finished == urls.count || (state.failure != nil && state.inFlight == 0)
-            guard over, let continuation = state.continuation else { return nil }
-            state.continuation = nil
-            return (continuation, state.failure)
+            if over, let continuation = state.continuation {
+                state.continuation = nil
+                return .end(continuation, state.failure)
+            }
+            if state.pumping { return .nothing }
+            state.pumping = true
+            return .startLoads
         }
-        if let (continuation, failure) = done {
+        switch next {
+        case .end(let continuation, let failure):
             // The clock stops here, when the last completion has run, not after the hop back to
             // the awaiting task: that hop is the bench's own plumbing.
             if let failure { continuation.resume(throwing: failure) } else { continuation.resume(returning: .now) }
-            return
+        case .startLoads:
+            startLoads()
+        case .nothing:
+            break
         }
-        pump()
     }
 }

@@ -111,6 +111,28 @@ struct ManagerFailureTests {
         }
     }
 
+    @Test func loadsSeeEveryChangeToTheFailedList() async throws {
+        try await withScriptedManager { h in
+            let bad1 = h.serve("/bad1.png", .body([1, 2, 3]))
+            let bad2 = h.serve("/bad2.png", .body([4, 5, 6]))
+            let good = h.serve("/good.png", .png(4, 4))
+            _ = await loadError(h.manager, bad1)
+            _ = await loadError(h.manager, bad2)
+            // Taking one URL off leaves the other blocked: the list is still not empty.
+            h.manager.removeFailedURL(bad1)
+            #expect(await loadError(h.manager, bad2)?.code == .blackListed)
+            #expect(await loadError(h.manager, bad1)?.code == .badImageData)
+            #expect(h.loader.requestCount(bad1) == 2 && h.loader.requestCount(bad2) == 1)
+            // Emptied, every URL reaches the loader again; a URL that never failed is unaffected.
+            h.manager.removeFailedURLs([bad1, bad2])
+            #expect(await loadError(h.manager, bad2)?.code == .badImageData)
+            #expect(h.loader.requestCount(bad2) == 2)
+            h.manager.removeAllFailedURLs()
+            _ = try await h.manager.image(for: good)
+            #expect(h.loader.requestCount(good) == 1)
+        }
+    }
+
     @Test func delegateOverridesTheBlockRuleAndVetoesDownloads() async throws {
         try await withScriptedManager { h in
             let delegate = TestManagerDelegate()

@@ -27,6 +27,27 @@ struct ManagerTransformTests {
         }
     }
 
+    @Test func clearingOneManagerSettingKeepsTheOthersAndClearingAllRestoresThePlainKey() async throws {
+        try await withScriptedManager { h in
+            let url = h.serve("/s.png", .png(60, 60))
+            let plain = url.absoluteString
+            let transformed = CacheKey.transformedKey(for: plain, transformerKey: resize.transformerKey)
+            h.manager.transformer = resize
+            h.manager.cacheKeyFilter = CacheKeyFilter { $0.absoluteString }
+            h.manager.cacheKeyFilter = nil
+            // The transformer still applies with the filter gone.
+            let first = try await h.manager.image(for: url)
+            #expect(first.image?.pixelSize == PixelSize(width: 40, height: 30))
+            #expect(h.cache.memoryCache.get(forKey: transformed) != nil)
+            // With every manager setting cleared, loads use the plain key and the full image.
+            h.manager.transformer = nil
+            let second = try await h.manager.image(for: url)
+            #expect(second.image?.pixelSize == PixelSize(width: 60, height: 60))
+            #expect(h.manager.cacheKey(for: url, context: .none) == plain)
+            #expect(h.cache.memoryCache.get(forKey: plain) != nil)
+        }
+    }
+
     @Test func aNewTransformOfACachedOriginalDoesNotDownload() async throws {
         try await withScriptedManager { h in
             let url = h.serve("/o.png", .png(60, 60))

@@ -35,7 +35,12 @@ public final class ImageManager: Sendable {
     }
 
     private let settings = Mutex(Settings())
+    /// True while the transformer, key filter, serializer or options processor is set: until
+    /// then a load skips the settings lock (a memory hit takes a few hundred nanoseconds).
+    private let hasRequestDefaults = Atomic(false)
     private let failedURLs = Mutex(Set<URL>())
+    /// True while the failed-URL list is not empty: until then a load skips its lock.
+    private let hasFailedURLs = Atomic(false)
     private let running = Mutex([ObjectIdentifier: ImageManagerOperation]())
 
     /// A manager over `cache` and `loader` (by default the shared cache and the shared loaders:
@@ -50,13 +55,13 @@ public final class ImageManager: Sendable {
     /// Applied to every load whose context names no transformer and does not disable it.
     public var transformer: (any ImageTransforming)? {
         get { settings.withLock { $0.transformer } }
-        set { settings.withLock { $0.transformer = newValue } }
+        set { updateRequestDefaults { $0.transformer = newValue } }
     }
 
     /// Turns URLs into cache keys unless a context names its own; nil = the URL's absolute string.
     public var cacheKeyFilter: CacheKeyFilter? {
         get { settings.withLock { $0.cacheKeyFilter } }
-        set { settings.withLock { $0.cacheKeyFilter = newValue } }
+        set { updateRequestDefaults { $0.cacheKeyFilter = newValue } }
     }
 
     /// Chooses the bytes written to disk for requests whose context names no serializer. With no
@@ -65,13 +70,13 @@ public final class ImageManager: Sendable {
     /// loaded bytes are dropped and the cache writes the image encoded (see ``ImageCacheSerializer``).
     public var cacheSerializer: ImageCacheSerializer? {
         get { settings.withLock { $0.cacheSerializer } }
-        set { settings.withLock { $0.cacheSerializer = newValue } }
+        set { updateRequestDefaults { $0.cacheSerializer = newValue } }
     }
 
     /// Rewrites each request's options and context after the manager's defaults are merged in.
     public var optionsProcessor: ImageManagerOptionsProcessor? {
         get { settings.withLock { $0.optionsProcessor } }
-        set { settings.withLock { $0.optionsProcessor = newValue } }
+        set { updateRequestDefaults { $0.optionsProcessor = newValue } }
     }
 
     /// Vetoes downloads and overrides the block rule; held weakly.
@@ -86,6 +91,16 @@ public final class ImageManager: Sendable {
     public var currentDate: @Sendable () -> Date {
         get { settings.withLock { $0.currentDate } }
         set { settings.withLock { $0.currentDate = newValue } }
+    }
+
+    /// Changes the settings every load applies, keeping `hasRequestDefaults` in step.
+    private func updateRequestDefaults(_ change: (inout Settings) -> Void) {
+        settings.withLock { settings in
+            change(&settings)
+            let any = settings.transformer != nil || settings.cacheKeyFilter != nil
+                || settings.cacheSerializer != nil || settings.optionsProcessor != nil
+            hasRequestDefaults.store(any, ordering: .releasing)
+        }
     }
 
     // MARK: Cache keys
@@ -127,18 +142,29 @@ public final class ImageManager: Sendable {
     // MARK: Failed URLs
 
     /// True when `url` is on the failed-URL list (it fails at once unless `retryFailed` is set).
-    public func isFailedURL(_ url: URL) -> Bool { failedURLs.withLock { !$0.isEmpty && $0.contains(url) } }
+    public func isFailedURL(_ url: URL) -> Bool {
+        guard hasFailedURLs.load(ordering: .acquiring) else { return false }
+        return failedURLs.withLock { $0.contains(url) }
+    }
 
     /// Takes `url` off the failed-URL list.
-    public func removeFailedURL(_ url: URL) { _ = failedURLs.withLock { $0.remove(url) } }
+    public func removeFailedURL(_ url: URL) { updateFailedURLs { _ = $0.remove(url) } }
 
     /// Takes `urls` off the failed-URL list.
-    public func removeFailedURLs(_ urls: [URL]) { failedURLs.withLock { $0.subtract(urls) } }
+    public func removeFailedURLs(_ urls: [URL]) { updateFailedURLs { $0.subtract(urls) } }
 
     /// Empties the failed-URL list.
-    public func removeAllFailedURLs() { failedURLs.withLock { $0.removeAll() } }
+    public func removeAllFailedURLs() { updateFailedURLs { $0.removeAll() } }
 
-    func addFailedURL(_ url: URL) { _ = failedURLs.withLock { $0.insert(url) } }
+    func addFailedURL(_ url: URL) { updateFailedURLs { _ = $0.insert(url) } }
+
+    /// Changes the failed-URL list, keeping `hasFailedURLs` in step.
+    private func updateFailedURLs(_ change: (inout Set<URL>) -> Void) {
+        failedURLs.withLock { urls in
+            change(&urls)
+            hasFailedURLs.store(!urls.isEmpty, ordering: .releasing)
+        }
+    }
 
     // MARK: Running loads
 
@@ -169,17 +195,18 @@ public final class ImageManager: Sendable {
     /// where it has none (the caller wins), then the options processor's rewrite.
     func processed(_ url: URL, _ options: WebImageOptions,
                    _ context: WebImageContext) -> (WebImageOptions, WebImageContext) {
-        let settings = settings.withLock { $0 }
+        guard hasRequestDefaults.load(ordering: .acquiring) else { return (options, context) }
+        let (transformer, filter, serializer, processor) = settings.withLock {
+            ($0.transformer, $0.cacheKeyFilter, $0.cacheSerializer, $0.optionsProcessor)
+        }
         var context = context
         // Assign only what changes: a context shares its storage until written.
-        if let transformer = settings.transformer, context.imageTransformer == nil, !context.disablesTransformer {
+        if let transformer, context.imageTransformer == nil, !context.disablesTransformer {
             context.imageTransformer = transformer
         }
-        if let filter = settings.cacheKeyFilter, context.cacheKeyFilter == nil { context.cacheKeyFilter = filter }
-        if let serializer = settings.cacheSerializer, context.cacheSerializer == nil {
-            context.cacheSerializer = serializer
-        }
-        guard let processor = settings.optionsProcessor else { return (options, context) }
+        if let filter, context.cacheKeyFilter == nil { context.cacheKeyFilter = filter }
+        if let serializer, context.cacheSerializer == nil { context.cacheSerializer = serializer }
+        guard let processor else { return (options, context) }
         return processor.process(url, options, context)
     }
 }
