@@ -30,23 +30,16 @@ final class BenchRun: Sendable {
     }
 
     func start(_ continuation: CheckedContinuation<ContinuousClock.Instant, any Error>) {
-        state.withLock { $0.continuation = continuation }
-        pump()
-    }
-
-    /// Starts loads while there is room. Completions that run inline re-enter through `finish`,
-    /// which finds the pump taken and leaves the starting to this loop, so the stack never grows
-    /// with the number of URLs.
-    private func pump() {
-        let claimed = state.withLock { state -> Bool in
-            if state.pumping { return false }
+        state.withLock { state in
+            state.continuation = continuation
             state.pumping = true
-            return true
         }
-        if claimed { startLoads() }
+        startLoads()
     }
 
-    /// The pump's loop; the caller holds the pump.
+    /// Starts loads while there is room; the caller holds the pump. Completions that run inline
+    /// find the pump taken and leave the starting to this loop, so the stack never grows with the
+    /// number of URLs.
     private func startLoads() {
         while let url = nextURL() {
             // Capturing only `self` keeps the completion allocation-free (the URL comes back in the result).
