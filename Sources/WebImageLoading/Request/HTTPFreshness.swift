@@ -43,7 +43,7 @@ public struct HTTPFreshness: Sendable, Hashable, Codable {
     /// The freshness `headers` describe, for a response received at `receivedAt`. Nil when the
     /// response has neither `Cache-Control` nor `Expires`, so there is nothing to keep.
     public init?(headers: [HTTPHeaderField], receivedAt: Date) {
-        let controls = headers.filter { $0.name.caseInsensitiveCompare("Cache-Control") == .orderedSame }
+        let controls = headers.filter { HTTPHeaderName.matches($0.name, "Cache-Control") }
         let expiresValue = headers[header: "Expires"]
         guard !controls.isEmpty || expiresValue != nil else { return nil }
         self.receivedAt = receivedAt

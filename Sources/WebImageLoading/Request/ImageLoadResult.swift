@@ -72,14 +72,14 @@ public struct HTTPHeaderField: Sendable, Hashable {
 }
 
 extension Array where Element == HTTPHeaderField {
-    /// The first value of header `name`, compared case-insensitively.
+    /// The first value of header `name`, compared case-insensitively (ASCII, as field names are).
     public subscript(header name: String) -> String? {
-        first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
+        first { HTTPHeaderName.matches($0.name, name) }?.value
     }
 
     /// Replaces every `name` header with one `value`, or removes them when `value` is nil.
     public mutating func set(_ name: String, _ value: String?) {
-        removeAll { $0.name.caseInsensitiveCompare(name) == .orderedSame }
+        removeAll { HTTPHeaderName.matches($0.name, name) }
         if let value { append(HTTPHeaderField(name: name, value: value)) }
     }
 }
