@@ -31,12 +31,17 @@ struct BenchCommand: AsyncParsableCommand {
     var name = "webimage"
     @Option(help: "Memory cache cost limit in bytes (default 4 GiB: the whole set). Smaller limits make the cache evict as it loads, the steady state of a long-running process.")
     var memoryLimit: Int?
+    @Flag(help: "Keep loaded images in the memory cache only, writing nothing to the disk cache: what a run costs without the cache file writes (cold and warm-memory only).")
+    var memoryOnly = false
 
     func validate() throws {
         guard URL(string: base)?.scheme != nil else { throw ValidationError("--base must be a URL, got '\(base)'.") }
         guard concurrency >= 1 else { throw ValidationError("--concurrency must be at least 1.") }
         guard thumbnail >= 0 else { throw ValidationError("--thumbnail must be 0 or more.") }
         if let memoryLimit, memoryLimit < 1 { throw ValidationError("--memory-limit must be at least 1 byte.") }
+        if memoryOnly, mode == .warmDisk {
+            throw ValidationError("--memory-only writes nothing to the disk cache, so warm-disk would have nothing to read; use it with cold or warm-memory.")
+        }
     }
 
     func run() async throws {
@@ -46,7 +51,8 @@ struct BenchCommand: AsyncParsableCommand {
         config.maxConcurrentDownloadsPerHost = concurrency  // the harness serves every image from one host
         let pipeline = BenchPipeline(downloader: ImageDownloader(config: config),
                                      cacheDirectory: URL(fileURLWithPath: cacheDir),
-                                     thumbnail: thumbnail, concurrency: concurrency, memoryLimit: memoryLimit)
+                                     thumbnail: thumbnail, concurrency: concurrency, memoryLimit: memoryLimit,
+                                     memoryOnly: memoryOnly)
         let timing: BenchTiming
         do {
             timing = try await measure(pipeline, urls)
@@ -63,6 +69,7 @@ struct BenchCommand: AsyncParsableCommand {
         line.add("peak_rss_mb", BenchPipeline.peakRSSMegabytes())
         line.add("concurrency", concurrency); line.add("thumbnail", thumbnail)
         if let memoryLimit { line.add("memory_limit", memoryLimit) }
+        if memoryOnly { line.add("memory_only", true) }
         line.add("pool_hits", timing.poolHits); line.add("pool_misses", timing.poolMisses)
         line.add("pool_hit_ratio", timing.poolHitRatio)
         print(line.text)

@@ -33,6 +33,40 @@ struct CLIBenchTests {
         }
     }
 
+    @Test func memoryOnlyRunsWriteNothingToTheDiskCache() async throws {
+        let dir = try CLIProcess.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let png = try CLIProcess.pngFixture(width: 40, height: 30)
+        try await withTestOrigin { origin in
+            let paths = (0..<3).map { "m/\($0).png" }
+            for path in paths { origin.setRoute("/" + path, .data(png, contentType: "image/png")) }
+            let files = paths.map { "{\"path\":\"\($0)\",\"set\":\"m\"}" }.joined(separator: ",")
+            origin.setRoute("/manifest.json", .data(Array("{\"files\":[\(files)]}".utf8)))
+            // A thumbnail run also has an original to store (under its own key).
+            for (mode, thumbnail) in [("cold", "0"), ("warm-memory", "0"), ("cold", "16")] {
+                let run = try await CLIProcess.run(["bench", "--base", origin.origin, "--set", "m", "--mode", mode,
+                                                    "--cache-dir", dir.path, "--memory-only", "--thumbnail", thumbnail])
+                #expect(run.status == 0, "\(mode): \(run.stderr)")
+                let line = try run.object(0)
+                #expect(line["memory_only"] as? Bool == true && line["images"] as? Int == 3)
+            }
+            // No cache file anywhere under the directory: neither the images nor their originals.
+            let written = FileManager.default.enumerator(atPath: dir.path)?.compactMap { $0 as? String }
+                .filter { !$0.hasPrefix(".") && !$0.contains("/.") && !Self.isDirectory(dir.appendingPathComponent($0)) } ?? []
+            #expect(written.isEmpty, "\(written)")
+            #expect(paths.allSatisfy { origin.requestCount("/" + $0) == 3 })
+            let warmDisk = try await CLIProcess.run(["bench", "--base", origin.origin, "--set", "m", "--mode", "warm-disk",
+                                                     "--cache-dir", dir.path, "--memory-only"])
+            #expect(warmDisk.status != 0)
+            #expect(warmDisk.stderr.contains("--memory-only writes nothing to the disk cache"))
+        }
+    }
+
+    private static func isDirectory(_ url: URL) -> Bool {
+        var isDirectory: ObjCBool = false
+        return FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) && isDirectory.boolValue
+    }
+
     @Test func warmDiskWithoutAColdRunIsAClearFailure() async throws {
         let dir = try CLIProcess.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
