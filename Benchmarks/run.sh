@@ -73,6 +73,23 @@ else
     echo "(gcc not found: skipped)"
 fi
 
+echo
+echo "== Disk cache entries: writing one 15 KB entry as the disk cache does (Benchmarks/file-create)"
+create="$(mktemp)"
+trap 'rm -f "$results" "$fresh" "$create"' EXIT
+if gcc -O2 -o "$create" "$ROOT/Benchmarks/file-create/file_create.c" 2>/dev/null; then
+    for dir in "${TMPDIR:-/tmp}/webimage-bench-files" /dev/shm/webimage-bench-files; do
+        [ -d "$(dirname "$dir")" ] || continue
+        "$create" "$dir" 300 15000 | python3 -c 'import json, sys
+r = json.loads(sys.stdin.read())
+print("%-34s create %6.1f us, write+close %6.1f us, rename %5.1f us per entry" % (r["dir"],
+      r["us_create"], r["us_write_close"], r["us_rename"]))'
+        rmdir "$dir" 2>/dev/null || true
+    done
+else
+    echo "(gcc not found: skipped)"
+fi
+
 if [ "$pipeline" = 1 ]; then
     echo
     echo "== Pipeline through ImageManager (run_all.sh --subject 'webimage bench'; ceiling and Python peer from the same run)"
@@ -111,6 +128,39 @@ PY
         echo "(origin did not start: skipped)"
     fi
     rm -rf "$steady"
+fi
+
+if [ "$pipeline" = 1 ]; then
+    echo
+    echo "== Cold loads with and without the disk cache's writes (webimage bench, default beside --memory-only, interleaved)"
+    port=8098 plain="$(mktemp -d)"
+    if url="$("$harness/origin.sh" start "$data" "$port" 2>/dev/null)"; then
+        : >"$plain/lines"
+        for _ in $(seq "$repeat"); do
+            for variant in disk memory; do
+                only=""; [ "$variant" = memory ] && only="--memory-only"
+                "$bin" bench --base "$url" --set jpeg-small --mode cold --cache-dir "$plain/cache" \
+                    --name "small-$variant" $only | grep '^{' >>"$plain/lines"
+                "$bin" bench --base "$url" --set jpeg-large --mode cold --thumbnail 256 --cache-dir "$plain/cache" \
+                    --name "thumbnails-$variant" $only | grep '^{' >>"$plain/lines"
+            done
+        done
+        "$harness/origin.sh" stop "$port" >/dev/null 2>&1 || true
+        python3 - "$plain/lines" <<'PY'
+import json, statistics, sys
+lines = [json.loads(l) for l in open(sys.argv[1])]
+for scenario in ("small", "thumbnails"):
+    def median(variant, key):
+        return statistics.median(l[key] for l in lines if l["peer"] == scenario + "-" + variant)
+    disk, memory = median("disk", "images_per_s"), median("memory", "images_per_s")
+    print("%-10s with disk writes %8.1f img/s (%.2f ms CPU/img), memory only %8.1f img/s (%.2f ms CPU/img): %.2fx"
+          % (scenario, disk, median("disk", "cpu_ms_per_image"), memory, median("memory", "cpu_ms_per_image"),
+             memory / disk))
+PY
+    else
+        echo "(origin did not start: skipped)"
+    fi
+    rm -rf "$plain"
 fi
 
 if [ "$micro" = 1 ]; then
