@@ -2,9 +2,12 @@
 # `make bench`: every published number in one go, each beside its peer or limit from the same run.
 #   1. decode and thumbnail: `webimage decode-bench` interleaved with the harness's C limits and
 #      thumbnail peers (table of medians and ratios);
-#   2. pipeline: the harness's run_all.sh with `webimage bench` as the subject (cold, warm-disk,
-#      warm-memory, 256-px thumbnails; the Python peer and the ceiling in the same table);
-#   3. memory hits: package-benchmark micro benchmarks (MemoryCache, ImageManager completion and
+#   2. the machine: what a never-touched page of memory costs (fresh-pages/) and what writing one
+#      disk-cache entry costs (file-create/), both built with gcc;
+#   3. pipeline: the harness's run_all.sh with `webimage bench` as the subject (cold, warm-disk,
+#      warm-memory, 256-px thumbnails; the Python peer and the ceiling in the same table), then
+#      the steady state and cold loads with and without the disk writes (--memory-only);
+#   4. memory hits: package-benchmark micro benchmarks (MemoryCache, ImageManager completion and
 #      async APIs), unless --no-micro.
 #
 #   Benchmarks/run.sh [--quick] [--repeat N] [--harness DIR] [--data DIR] [--no-micro] [--no-pipeline]
@@ -77,17 +80,23 @@ echo
 echo "== Disk cache entries: writing one 15 KB entry as the disk cache does (Benchmarks/file-create)"
 create="$(mktemp)"
 trap 'rm -f "$results" "$fresh" "$create"' EXIT
-if gcc -O2 -o "$create" "$ROOT/Benchmarks/file-create/file_create.c" 2>/dev/null; then
+if ! command -v gcc >/dev/null; then
+    echo "(gcc not found: skipped)"
+elif ! gcc -O2 -o "$create" "$ROOT/Benchmarks/file-create/file_create.c"; then
+    echo "(file_create.c did not compile: skipped)"
+else
     for dir in "${TMPDIR:-/tmp}/webimage-bench-files" /dev/shm/webimage-bench-files; do
         [ -d "$(dirname "$dir")" ] || continue
-        "$create" "$dir" 300 15000 | python3 -c 'import json, sys
+        if line="$("$create" "$dir" 300 15000)"; then
+            printf '%s\n' "$line" | python3 -c 'import json, sys
 r = json.loads(sys.stdin.read())
-print("%-34s create %6.1f us, write+close %6.1f us, rename %5.1f us per entry" % (r["dir"],
-      r["us_create"], r["us_write_close"], r["us_rename"]))'
+print("%-34s create %6.1f us, write+dates+close %6.1f us, rename %5.1f us per entry" % (sys.argv[1],
+      r["us_create"], r["us_write_dates_close"], r["us_rename"]))' "$dir" || echo "(unreadable result in $dir)"
+        else
+            echo "(writing entries in $dir failed)"
+        fi
         rmdir "$dir" 2>/dev/null || true
     done
-else
-    echo "(gcc not found: skipped)"
 fi
 
 if [ "$pipeline" = 1 ]; then
@@ -136,22 +145,32 @@ if [ "$pipeline" = 1 ]; then
     port=8098 plain="$(mktemp -d)"
     if url="$("$harness/origin.sh" start "$data" "$port" 2>/dev/null)"; then
         : >"$plain/lines"
+        # Each scenario and variant has its own cache directory; the variants alternate in order.
+        order="disk memory"
         for _ in $(seq "$repeat"); do
-            for variant in disk memory; do
+            for variant in $order; do
                 only=""; [ "$variant" = memory ] && only="--memory-only"
-                "$bin" bench --base "$url" --set jpeg-small --mode cold --cache-dir "$plain/cache" \
-                    --name "small-$variant" $only | grep '^{' >>"$plain/lines"
-                "$bin" bench --base "$url" --set jpeg-large --mode cold --thumbnail 256 --cache-dir "$plain/cache" \
-                    --name "thumbnails-$variant" $only | grep '^{' >>"$plain/lines"
+                # shellcheck disable=SC2086  # $only is one flag or nothing
+                "$bin" bench --base "$url" --set jpeg-small --mode cold --cache-dir "$plain/small-$variant" \
+                    --name "small-$variant" $only | grep '^{' >>"$plain/lines" || echo "step failed: small $variant" >&2
+                # shellcheck disable=SC2086
+                "$bin" bench --base "$url" --set jpeg-large --mode cold --thumbnail 256 \
+                    --cache-dir "$plain/thumbnails-$variant" --name "thumbnails-$variant" $only |
+                    grep '^{' >>"$plain/lines" || echo "step failed: thumbnails $variant" >&2
             done
+            [ "$order" = "disk memory" ] && order="memory disk" || order="disk memory"
         done
         "$harness/origin.sh" stop "$port" >/dev/null 2>&1 || true
-        python3 - "$plain/lines" <<'PY'
+        python3 - "$plain/lines" <<'PY' || echo "(no summary)"
 import json, statistics, sys
 lines = [json.loads(l) for l in open(sys.argv[1])]
 for scenario in ("small", "thumbnails"):
+    runs = {v: [l for l in lines if l["peer"] == scenario + "-" + v] for v in ("disk", "memory")}
+    if not runs["disk"] or not runs["memory"]:
+        print("%-10s (a variant has no successful run)" % scenario)
+        continue
     def median(variant, key):
-        return statistics.median(l[key] for l in lines if l["peer"] == scenario + "-" + variant)
+        return statistics.median(l[key] for l in runs[variant])
     disk, memory = median("disk", "images_per_s"), median("memory", "images_per_s")
     print("%-10s with disk writes %8.1f img/s (%.2f ms CPU/img), memory only %8.1f img/s (%.2f ms CPU/img): %.2fx"
           % (scenario, disk, median("disk", "cpu_ms_per_image"), memory, median("memory", "cpu_ms_per_image"),

@@ -31,7 +31,7 @@ struct BenchCommand: AsyncParsableCommand {
     var name = "webimage"
     @Option(help: "Memory cache cost limit in bytes (default 4 GiB: the whole set). Smaller limits make the cache evict as it loads, the steady state of a long-running process.")
     var memoryLimit: Int?
-    @Flag(help: "Keep loaded images in the memory cache only, writing nothing to the disk cache: what a run costs without the cache file writes (cold and warm-memory only).")
+    @Flag(help: "Keep loaded images in the memory cache only and store no originals, writing nothing to the disk cache: what a run costs without the cache file writes (cold and warm-memory only).")
     var memoryOnly = false
 
     func validate() throws {

@@ -11,8 +11,8 @@ struct BenchPipeline: Sendable {
     let context: WebImageContext
     let concurrency: Int
 
-    /// `memoryOnly` stores loaded images (and originals) in the memory cache only, so a run shows
-    /// what the pipeline costs without the disk cache's file writes.
+    /// `memoryOnly` stores loaded images in the memory cache only and originals nowhere, so a run
+    /// shows what the pipeline costs without the disk cache's file writes.
     init(downloader: ImageDownloader, cacheDirectory: URL, thumbnail: Int, concurrency: Int, memoryLimit: Int? = nil,
          memoryOnly: Bool = false) {
         self.downloader = downloader

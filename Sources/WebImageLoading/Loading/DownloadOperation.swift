@@ -173,7 +173,7 @@ final class DownloadOperation: Sendable {
               RetryStrategy.isRetriable(failure), !Task.isCancelled else { return nil }
         var retryAfter: TimeInterval?
         if failure.httpStatus == 429 || failure.httpStatus == 503,
-           let value = state.withLock({ $0.response?.headers.first { $0.name.lowercased() == "retry-after" }?.value }) {
+           let value = state.withLock({ $0.response?.headers[header: "Retry-After"] }) {
             retryAfter = RetryAfter.seconds(value)
         }
         return strategy.delay(beforeRetry: retries + 1, retryAfter: retryAfter)

@@ -63,8 +63,7 @@ extension DownloadPlan {
     var allowsResume: Bool {
         guard request.method.uppercased() == "GET" else { return false }
         return !request.headers.contains { field in
-            let name = field.name.lowercased()
-            return name == "range" || name == "if-range" || name == "if-none-match" || name == "if-modified-since"
+            ["Range", "If-Range", "If-None-Match", "If-Modified-Since"].contains { HTTPHeaderName.matches(field.name, $0) }
         }
     }
 }
