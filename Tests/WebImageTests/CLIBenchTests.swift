@@ -9,13 +9,8 @@ struct CLIBenchTests {
     @Test func coldWarmDiskAndWarmMemoryRunThroughTheManager() async throws {
         let dir = try CLIProcess.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let png = try CLIProcess.pngFixture(width: 40, height: 30)
         try await withTestOrigin { origin in
-            let paths = (0..<5).map { "set-a/\($0).png" }
-            for path in paths { origin.setRoute("/" + path, .data(png, contentType: "image/png")) }
-            let files = paths.map { "{\"path\":\"\($0)\",\"set\":\"set-a\"}" }.joined(separator: ",")
-            origin.setRoute("/manifest.json", .data(Array("{\"files\":[\(files)]}".utf8),
-                                                    contentType: "application/json"))
+            let paths = try Self.serveSet("set-a", count: 5, on: origin)
             let base = origin.origin
             for mode in ["cold", "warm-disk", "warm-memory"] {
                 let run = try await CLIProcess.run(["bench", "--base", base, "--set", "set-a", "--mode", mode,
@@ -36,12 +31,8 @@ struct CLIBenchTests {
     @Test func memoryOnlyRunsWriteNothingToTheDiskCache() async throws {
         let dir = try CLIProcess.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let png = try CLIProcess.pngFixture(width: 40, height: 30)
         try await withTestOrigin { origin in
-            let paths = (0..<3).map { "m/\($0).png" }
-            for path in paths { origin.setRoute("/" + path, .data(png, contentType: "image/png")) }
-            let files = paths.map { "{\"path\":\"\($0)\",\"set\":\"m\"}" }.joined(separator: ",")
-            origin.setRoute("/manifest.json", .data(Array("{\"files\":[\(files)]}".utf8)))
+            _ = try Self.serveSet("m", count: 3, on: origin)
             // Every run starts by emptying the disk cache, so each is checked before the next.
             // A thumbnail run also has an original to store (under its own key).
             for (mode, thumbnail) in [("cold", "0"), ("warm-memory", "0"), ("cold", "16")] {
@@ -62,6 +53,17 @@ struct CLIBenchTests {
             #expect(warmDisk.status != 0)
             #expect(warmDisk.stderr.contains("--memory-only writes nothing to the disk cache"))
         }
+    }
+
+    /// Serves set `name` on `origin` as the bench reads it: `count` 40×30 PNGs and a manifest
+    /// listing them. Returns the images' paths.
+    private static func serveSet(_ name: String, count: Int, on origin: TestOrigin) throws -> [String] {
+        let png = try CLIProcess.pngFixture(width: 40, height: 30)
+        let paths = (0..<count).map { "\(name)/\($0).png" }
+        for path in paths { origin.setRoute("/" + path, .data(png, contentType: "image/png")) }
+        let files = paths.map { "{\"path\":\"\($0)\",\"set\":\"\(name)\"}" }.joined(separator: ",")
+        origin.setRoute("/manifest.json", .data(Array("{\"files\":[\(files)]}".utf8), contentType: "application/json"))
+        return paths
     }
 
     /// Every regular file under `dir`, hidden ones included (relative paths).
