@@ -27,6 +27,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
+        .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
     ],
     targets: [
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg",
@@ -75,6 +76,8 @@ let package = Package(
                 // The safe-fetch guard's system resolver runs on NIO's blocking-I/O thread pool.
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
+                // Test-only: property-based checks of the server's job planner.
+                .product(name: "PropertyBased", package: "swift-property-based"),
                 .product(name: "Metrics", package: "swift-metrics"),
             ]
         ),

@@ -15,6 +15,14 @@ struct rows_errors {
     int warned;
     char *message;
     size_t message_size;
+    int stopped;
+};
+
+/// libjpeg's progress hook (called per scan consumed and per call for rows) with the caller's
+/// stop check.
+struct rows_progress {
+    struct jpeg_progress_mgr manager;
+    webimage_jpeg_should_stop should_stop;
 };
 
 static void keep_message(j_common_ptr info) {
@@ -39,22 +47,29 @@ static void note(j_common_ptr info, int level) {
     }
 }
 
-static void check_scans(j_common_ptr info) {
+static void check_progress(j_common_ptr info) {
     j_decompress_ptr decompress = (j_decompress_ptr)info;
+    struct rows_errors *errors = (struct rows_errors *)info->err;
     if (decompress->input_scan_number > WEBIMAGE_JPEG_MAX_SCANS) {
-        struct rows_errors *errors = (struct rows_errors *)info->err;
         snprintf(errors->message, errors->message_size, "Progressive JPEG image has more than %d scans",
                  WEBIMAGE_JPEG_MAX_SCANS);
+        longjmp(errors->escape, 1);
+    }
+    webimage_jpeg_should_stop should_stop = ((struct rows_progress *)info->progress)->should_stop;
+    if (should_stop && should_stop()) {
+        errors->stopped = 1;
+        snprintf(errors->message, errors->message_size, "the decode was stopped");
         longjmp(errors->escape, 1);
     }
 }
 
 int webimage_jpeg_decode_rows(const uint8_t *data, size_t size, uint8_t *destination, int width, int height,
                               int cmyk, int scale_num, int scale_denom, int fast, int band_rows,
-                              webimage_jpeg_rows_ready ready, void *context, char *message, size_t message_size) {
+                              webimage_jpeg_rows_ready ready, void *context, webimage_jpeg_should_stop should_stop,
+                              char *message, size_t message_size) {
     struct jpeg_decompress_struct info;
     struct rows_errors errors;
-    struct jpeg_progress_mgr progress;
+    struct rows_progress progress;
     memset(&info, 0, sizeof info);
     memset(&progress, 0, sizeof progress);
     if (message_size > 0) message[0] = 0;
@@ -64,17 +79,20 @@ int webimage_jpeg_decode_rows(const uint8_t *data, size_t size, uint8_t *destina
     errors.warned = 0;
     errors.message = message;
     errors.message_size = message_size;
-    progress.progress_monitor = check_scans;
+    errors.stopped = 0;
+    progress.manager.progress_monitor = check_progress;
+    progress.should_stop = should_stop;
     if (setjmp(errors.escape)) {
         // An error once every row is out (a damaged marker after the last scan, met by
         // jpeg_finish_decompress) after damage already warned of: the image stands, as the
         // warning said. Any other error leaves rows unwritten: a failure.
         int complete = height > 0 && (int)info.output_scanline >= height;
         jpeg_destroy_decompress(&info);
+        if (errors.stopped) return WEBIMAGE_JPEG_ROWS_STOPPED;
         return errors.warned && complete ? WEBIMAGE_JPEG_ROWS_WARNING : WEBIMAGE_JPEG_ROWS_FAILED;
     }
     jpeg_create_decompress(&info);
-    info.progress = &progress;
+    info.progress = &progress.manager;
     jpeg_mem_src(&info, data, (unsigned long)size);
     jpeg_read_header(&info, TRUE);
     info.out_color_space = cmyk ? JCS_CMYK : JCS_EXT_RGBA;
@@ -112,4 +130,12 @@ int webimage_jpeg_decode_rows(const uint8_t *data, size_t size, uint8_t *destina
     jpeg_finish_decompress(&info);
     jpeg_destroy_decompress(&info);
     return errors.warned ? WEBIMAGE_JPEG_ROWS_WARNING : WEBIMAGE_JPEG_ROWS_CLEAN;
+}
+
+int webimage_jpeg_library_version(void) {
+#ifdef LIBJPEG_TURBO_VERSION_NUMBER
+    return LIBJPEG_TURBO_VERSION_NUMBER;
+#else
+    return 0;
+#endif
 }

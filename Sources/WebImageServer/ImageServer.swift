@@ -25,6 +25,8 @@ public final class ImageServer: Sendable {
     private let requestsInFlight = Atomic<Int>(0)
     /// Set when the graceful shutdown begins: new image requests on kept-alive connections get 503.
     private let draining = Atomic<Bool>(false)
+    /// Stops the work of requests whose client has gone.
+    let departures = ClientDepartures()
 
     /// A server for `configuration`; throws for a configuration it cannot use (a bad key or salt,
     /// a malformed preset). `/metrics` prints `registry`: make it swift-metrics' backend too
@@ -67,12 +69,14 @@ public final class ImageServer: Sendable {
     /// through a `ServiceGroup`) serves until that group shuts down.
     func makeApplication(onRunning: @escaping @Sendable (Int) async -> Void = { _ in })
         -> some ApplicationProtocol {
-        let responder = CallbackResponder<BasicRequestContext> { [self] request, _ in
-            await respond(to: request)
+        let responder = CallbackResponder<ServerRequestContext> { [self] request, context in
+            await respond(to: request, connection: context.channel)
         }
         return Application(
             responder: responder,
-            server: .http1(configuration: .init(idleTimeout: .seconds(75))) { [self] head in cachedAnswer(to: head) },
+            server: .http1(configuration: .init(idleTimeout: .seconds(75)), departures: departures) { [self] head in
+                cachedAnswer(to: head)
+            },
             configuration: .init(address: .hostname(configuration.host, port: configuration.port),
                                  serverName: Self.serverName),
             onServerRunning: { [self] channel in
@@ -87,12 +91,12 @@ public final class ImageServer: Sendable {
     /// Answers one request: health, metrics or an image. Every answer carries the request's id
     /// (`X-Request-ID`), and every request is logged with it: results made or failed at `info`
     /// (a failure of the server or the source at `warning`), cache hits and operations at `debug`.
-    func respond(to request: Request) async -> Response {
+    func respond(to request: Request, connection: (any Channel)? = nil) async -> Response {
         requestsInFlight.add(1, ordering: .relaxed)
         defer { requestsInFlight.subtract(1, ordering: .relaxed) }
         let start = ContinuousClock.now
         let id = RequestID.make(incoming: request.headers[.xRequestID])
-        var (response, outcome) = await route(request)
+        var (response, outcome) = await route(request, connection: connection)
         response.headers[.xRequestID] = id
         let elapsed = ContinuousClock.now - start
         metrics.requestFinished(status: response.status.code)
@@ -133,7 +137,7 @@ public final class ImageServer: Sendable {
         case failed(ServerError)
     }
 
-    private func route(_ request: Request) async -> (Response, Outcome) {
+    private func route(_ request: Request, connection: (any Channel)?) async -> (Response, Outcome) {
         let target = request.head.path ?? "/"
         guard request.method == .get || request.method == .head else {
             return failure(ServerError(status: 405, name: "method_not_allowed", message: "Only GET and HEAD are served."))
@@ -149,18 +153,23 @@ public final class ImageServer: Sendable {
         case "/favicon.ico", "/robots.txt":
             return failure(ServerError(status: 404, name: "not_found", message: "Not found."))
         default:
-            return await imageResponse(target: target, request: request)
+            return await imageResponse(target: target, request: request, connection: connection)
         }
     }
 
-    private func imageResponse(target: String, request: Request) async -> (Response, Outcome) {
+    private func imageResponse(target: String, request: Request, connection: (any Channel)?) async -> (Response, Outcome) {
         guard target.utf8.count <= configuration.maxURLLength else {
             return failure(ServerError(status: 414, name: "url_too_long",
                                        message: "The URL is longer than \(configuration.maxURLLength) bytes."))
         }
         if draining.load(ordering: .relaxed) { return failure(.shuttingDown) }
         do {
-            let (result, cached) = try await pipeline.result(for: target, accept: request.headers[.accept])
+            let accept = request.headers[.accept]
+            let (result, cached) = if let connection {
+                try await departures.run(on: connection) { try await self.pipeline.result(for: target, accept: accept) }
+            } else {
+                try await pipeline.result(for: target, accept: accept)
+            }
             return (ResultResponse.make(result, request: request, configuration: configuration, now: configuration.now()),
                     cached ? .cacheHit : .processed)
         } catch let error as ServerError {

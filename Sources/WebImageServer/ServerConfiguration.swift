@@ -61,8 +61,10 @@ public struct ServerConfiguration: Sendable {
     public var maxQueue = 256
     /// The longest request target accepted (414 beyond).
     public var maxURLLength = 8192
-    /// Results larger than this on either side are scaled down to it; 0 is no limit.
-    public var maxResultDimension = 0
+    /// The longest side a result may have: a request whose result would be larger is planned
+    /// smaller as a whole (canvas and padding included), as imgproxy does; 0 is no limit. Every
+    /// image made along the way is bounded too (see docs/SERVER.md, "Limits and hostile input").
+    public var maxResultDimension = 8192
     /// Encodes WebP when the request's `Accept` names it and the URL names no format.
     public var autoWebP = false
     /// Encodes AVIF when the request's `Accept` names it and the URL names no format (before

@@ -63,8 +63,8 @@ struct ServeCommand: AsyncParsableCommand {
     var maxQueue = Env.int("MAX_QUEUE") ?? 256
     @Option(help: "Longest request target accepted, in bytes.")
     var maxUrlLength = Env.int("MAX_URL_LENGTH") ?? 8192
-    @Option(help: "Scale results down to at most this many pixels on a side (0: no limit).")
-    var maxResultDimension = Env.int("MAX_RESULT_DIMENSION") ?? 0
+    @Option(help: "Plan results at most this many pixels on a side, scaled down as a whole (0: no limit).")
+    var maxResultDimension = Env.int("MAX_RESULT_DIMENSION") ?? 8192
     @Flag(help: "Serve WebP when the URL names no format and the client accepts it.")
     var autoWebp = Env.flag("AUTO_WEBP")
     @Flag(help: "Serve AVIF when the URL names no format and the client accepts it (before WebP; still results).")
@@ -101,6 +101,10 @@ struct ServeCommand: AsyncParsableCommand {
         guard workers > 0, maxQueue >= 0 else { throw ValidationError("--workers must be positive and --max-queue not negative.") }
         guard (1...100).contains(quality) else { throw ValidationError("--quality takes 1–100, got \(quality).") }
         guard maxSrcBytes > 0, maxSrcResolution > 0 else { throw ValidationError("Source limits must be positive.") }
+        guard maxSrcResolution <= 1_000_000, (0...65535).contains(maxResultDimension), maxAnimationFrames >= 1,
+              resultMemorySize <= 1 << 30, resultDiskSize <= 1 << 30 else {
+            throw ValidationError("A limit is out of range: --max-src-resolution up to 1000000, --max-result-dimension 0–65535, --max-animation-frames from 1, cache sizes up to 1073741824 MB.")
+        }
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("Unknown --log-level '\(logLevel)'.") }
         guard ["text", "json"].contains(logFormat) else { throw ValidationError("--log-format takes text or json, got '\(logFormat)'.") }
         guard requestTimeout >= 0 else { throw ValidationError("--request-timeout must not be negative.") }

@@ -13,12 +13,17 @@
 /// Called on the decoding thread with the number of rows finished so far (from the top).
 typedef void (*webimage_jpeg_rows_ready)(void *context, int finished_rows);
 
+/// Called on the decoding thread between scans and blocks of rows; non-zero stops the decode.
+typedef int (*webimage_jpeg_should_stop)(void);
+
 enum webimage_jpeg_rows_result {
     WEBIMAGE_JPEG_ROWS_CLEAN = 0,
     /// libjpeg warned (for example about a premature end); the message says what.
     WEBIMAGE_JPEG_ROWS_WARNING = 1,
     /// The decode failed; the message says why. Rows below those reported may be unwritten.
     WEBIMAGE_JPEG_ROWS_FAILED = -1,
+    /// `should_stop` asked the decode to stop; rows below those reported may be unwritten.
+    WEBIMAGE_JPEG_ROWS_STOPPED = -2,
 };
 
 /// Decodes `size` bytes of JPEG into `destination` (`width` × `height` pixels of 4 bytes, rows
@@ -26,8 +31,13 @@ enum webimage_jpeg_rows_result {
 /// (`width` and `height` must be the scaled size). `fast` selects the fast integer DCT and
 /// simple chroma upsampling. Progressive files with more than 500 scans are refused. `ready` is
 /// called after every `band_rows` rows or more, and once more when the last row is done.
+/// `should_stop` (may be NULL) is asked between scans and blocks of rows.
 int webimage_jpeg_decode_rows(const uint8_t *data, size_t size, uint8_t *destination, int width, int height,
                               int cmyk, int scale_num, int scale_denom, int fast, int band_rows,
-                              webimage_jpeg_rows_ready ready, void *context, char *message, size_t message_size);
+                              webimage_jpeg_rows_ready ready, void *context, webimage_jpeg_should_stop should_stop,
+                              char *message, size_t message_size);
+
+/// The libjpeg-turbo version this was built against (LIBJPEG_TURBO_VERSION_NUMBER, e.g. 2001005).
+int webimage_jpeg_library_version(void);
 
 #endif

@@ -9,8 +9,9 @@ public struct ImageInfo: Sendable, Hashable {
     public var format: ImageFormat
     /// The size as shown: for a JPEG with an EXIF orientation of 5–8, width and height swapped.
     public var pixelSize: PixelSize
-    /// How many frames the header declares, where the coder reads it without decoding (AVIF
-    /// sequences, JPEG XL from its frame headers); `nil` when the coder does not tell.
+    /// How many frames the header declares, where the coder reads it without decoding (GIF image
+    /// descriptors, WebP `ANMF` chunks, the APNG `acTL` count, AVIF sequences, JPEG XL frame
+    /// headers); `nil` when the coder does not tell.
     public var frameCount: Int?
 
     /// An info with every field given.
@@ -55,7 +56,7 @@ extension ImageInfo {
                 }
             }
             guard let size = size(), size.width > 0, size.height > 0 else { return nil }
-            return ImageInfo(format: format, pixelSize: size)
+            return ImageInfo(format: format, pixelSize: size, frameCount: DeclaredFrameCount.of(b, format: format))
         }
     }
 

@@ -136,6 +136,8 @@ package enum BitmapMemory {
         // thread's allocation (an mmap, which needs it for writing) then waits for one step only.
         var from = first
         while from < last {
+            // Work asked to stop maps no more (its caller drops the bitmap).
+            if WorkCancellation.isCurrentCancelled { return }
             let length = min(last - from, UInt(populateStep))
             guard madvise(UnsafeMutableRawPointer(bitPattern: from), Int(length), MADV_POPULATE_WRITE) == 0 else { return }
             from += length

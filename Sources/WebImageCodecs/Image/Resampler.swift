@@ -60,6 +60,8 @@ public enum Resampler {
                 yTaps.withTables { yFirst, yCounts, yOffsets, yWeights in
                     Bitmap(width: dstW, height: dstH) { out in
                         for y in 0..<dstH {
+                            // Work asked to stop ends at a block of rows (its caller drops it).
+                            if y & 31 == 0, WorkCancellation.isCurrentCancelled { break }
                             let rowStart = yFirst[y], tapCount = yCounts[y], base = yOffsets[y]
                             // Make sure the source rows this destination row needs are in the ring.
                             for t in 0..<tapCount {

@@ -7,18 +7,21 @@ import NIOCore
 /// Hummingbird's HTTP/1 child channel with a ``CachedResultHandler`` placed right after its
 /// connection-state handler, so that handler sees every request and response, those answered
 /// from the result cache too: the idle timeout counts them as activity, and a graceful shutdown
-/// closes the connection only between requests.
+/// closes the connection only between requests. A ``ClientDepartureHandler`` first in the pipeline
+/// tells ``ClientDepartures`` when the client leaves.
 struct CachedResultChannel: ServerChildChannel {
     typealias Value = HTTP1Channel.Value
 
     let http1: HTTP1Channel
     let answer: @Sendable (HTTPRequest) -> CachedAnswer?
+    let departures: ClientDepartures
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
         http1.setup(channel: channel, logger: logger).flatMapThrowing { value in
             let operations = channel.pipeline.syncOperations
             let state = try operations.handler(type: HTTPConnectionStateHandler.self)
             try operations.addHandler(CachedResultHandler(answer: answer), position: .after(state))
+            try operations.addHandler(ClientDepartureHandler(departures: departures), position: .first)
             return value
         }
     }
@@ -30,10 +33,12 @@ struct CachedResultChannel: ServerChildChannel {
 
 extension HTTPServerBuilder {
     /// HTTP/1 with result-cache hits answered on the event loop by `answer`.
-    static func http1(configuration: HTTP1Channel.Configuration,
+    /// `departures` hears when each connection's client leaves.
+    static func http1(configuration: HTTP1Channel.Configuration, departures: ClientDepartures,
                       cachedAnswer answer: @escaping @Sendable (HTTPRequest) -> CachedAnswer?) -> HTTPServerBuilder {
         HTTPServerBuilder { responder in
-            CachedResultChannel(http1: HTTP1Channel(responder: responder, configuration: configuration), answer: answer)
+            CachedResultChannel(http1: HTTP1Channel(responder: responder, configuration: configuration), answer: answer,
+                                departures: departures)
         }
     }
 }

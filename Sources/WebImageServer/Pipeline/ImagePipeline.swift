@@ -23,12 +23,16 @@ final class ImagePipeline: Sendable {
     let storedResults: DiskCache?
     /// The shared tier on Redis (with `--shared-cache` only).
     let shared: SharedTier?
+    /// The settings that change a result's bytes, as the tag ending every result key.
+    let recipe: String
     private let jobs = SharedJobs<ServedImage>()
 
     init(configuration: ServerConfiguration, logger: Logger, metrics: ServerMetrics) throws {
         self.configuration = configuration
         self.logger = logger
         self.metrics = metrics
+        try configuration.validate()
+        recipe = ResultRecipe.tag(for: configuration)
         let signer = configuration.keys.isEmpty && configuration.salts.isEmpty ? nil
             : try URLSigner(keys: configuration.keys, salts: configuration.salts,
                             signatureSize: configuration.signatureSize)
@@ -112,9 +116,11 @@ final class ImagePipeline: Sendable {
         return hit
     }
 
-    /// The memory cache's key for a request target and the format negotiated for it.
-    private static func targetKey(_ target: String, offered: ImageFormat?) -> String {
-        "target " + (offered?.rawValue ?? "") + " " + target
+    /// The memory cache's key for a request target and the format negotiated for it. The query is
+    /// left out, as the parser leaves it out (it is not signed and changes nothing), so queries
+    /// cannot make one result findable under ever more keys.
+    static func targetKey(_ target: String, offered: ImageFormat?) -> String {
+        "target " + (offered?.rawValue ?? "") + " " + target.prefix { $0 != "?" }
     }
 
     /// The result for a target not seen before (or expired), and the result key it is cached under.
@@ -129,7 +135,7 @@ final class ImagePipeline: Sendable {
         let source = try checkedSource(parsed.source)
         let negotiated = parsed.options.format == nil && offered != nil
         let format = parsed.options.format ?? (negotiated ? offered : nil)
-        let key = parsed.canonicalKey + "|" + (format?.rawValue ?? "source")
+        let key = parsed.canonicalKey + "|" + (format?.rawValue ?? "source") + "|" + recipe
         if let hit = results?.get(key) {
             metrics.resultServed(from: .memory)
             return (hit, key, true)
@@ -259,22 +265,20 @@ final class ImagePipeline: Sendable {
     private func encodedResult(of data: Data, _ parsed: ParsedImageURL, source: URL, format: ImageFormat?,
                                negotiated: Bool) throws -> (data: Data, format: ImageFormat) {
         let started = ContinuousClock.now
-        let decoder = PlannedSourceDecoder(coders: coders, options: parsed.options,
-                                           maxPixels: parsed.options.maxSourceResolution.map { Int($0 * 1_000_000) }
-                                               ?? configuration.maxSourceResolution,
-                                           maxFrames: configuration.maxAnimationFrames)
-        let image: Image
+        let decoder = PlannedSourceDecoder(coders: coders, options: parsed.options, limits: limits(for: parsed.options))
+        let decoded: (image: Image, plan: JobPlan)
         do {
-            image = try decoder.decode(data)
+            decoded = try decoder.decode(data)
         } catch let error as WebImageError {
             throw ServerError(error, source: source.absoluteString)
         }
-        let decoded = ContinuousClock.now
-        metrics.record(.decode, decoded - started)
-        let processed = try ImageProcessor.process(image, options: parsed.options,
-                                                  maxResultDimension: configuration.maxResultDimension)
+        let decodedAt = ContinuousClock.now
+        metrics.record(.decode, decodedAt - started)
+        try WorkCancellation.checkCurrent()
+        let processed = try ImageProcessor.process(decoded.image, plan: decoded.plan)
         let transformed = ContinuousClock.now
-        metrics.record(.transform, transformed - decoded)
+        metrics.record(.transform, transformed - decodedAt)
+        try WorkCancellation.checkCurrent()
         let output = outputFormat(format, for: processed, negotiated: negotiated)
         var encodeOptions = EncodeOptions(compressionQuality: Double(quality(for: output, options: parsed.options)) / 100)
         encodeOptions.firstFrameOnly = !processed.isAnimated || !output.isAnimatable
@@ -287,6 +291,12 @@ final class ImagePipeline: Sendable {
         }
         metrics.record(.encode, ContinuousClock.now - transformed)
         return (encoded, output)
+    }
+
+    /// The server's limits on one request's work, tightened by the URL's `msr`.
+    func limits(for options: ProcessingOptions) -> JobLimits {
+        JobLimits(maxSourcePixels: configuration.maxSourceResolution, maxResultDimension: configuration.maxResultDimension,
+                  maxFrames: configuration.maxAnimationFrames, urlMegapixels: options.maxSourceResolution)
     }
 
     /// The source's bytes: from the source cache on disk, else downloaded (once for every request

@@ -1,24 +1,23 @@
 import Foundation
 import WebImage
 
-/// Turns a decoded source into the result a request asks for, in imgproxy's order: the quarter
-/// turns first (so every size below is in the turned image's terms), the crop, the resize, the
-/// flips, the crop to the result, blur, the extension to the target, and the result-size cap.
+/// Turns a decoded source into the result a request asks for, by its ``JobPlan``, in imgproxy's
+/// order: the quarter turns first (so every size below is in the turned image's terms), the crop,
+/// the resize, the flips, the crop to the result, blur, and the extension to the target.
 ///
 /// The decode may already have done the resize (``PlannedSourceDecoder``): then the image arrives
 /// at the plan's scaled size and the crop and resize steps are skipped. An animation (when the
 /// server keeps more than its first frame) has every frame processed alike, its timing kept.
 enum ImageProcessor {
-    static func process(_ image: Image, options: ProcessingOptions, maxResultDimension: Int) throws -> Image {
+    static func process(_ image: Image, plan: JobPlan) throws -> Image {
         guard image.isAnimated else {
-            return try processFrame(image, options: options, maxResultDimension: maxResultDimension)
+            return try processFrame(image, plan: plan)
         }
         // The first frame now; the others as the encoder asks for them, one at a time.
-        let poster = try processFrame(Image(bitmap: image.bitmap, format: image.format), options: options,
-                                      maxResultDimension: maxResultDimension)
+        let poster = try processFrame(Image(bitmap: image.bitmap, format: image.format), plan: plan)
         let durations = (0..<image.frameCount).map { image.frameDuration(at: $0) }
         let header = AnimationHeader(loopCount: image.loopCount, durations: durations, frameSize: poster.pixelSize)
-        let decoder = ProcessedFrames(source: image, options: options, maxResultDimension: maxResultDimension)
+        let decoder = ProcessedFrames(source: image, plan: plan)
         let frames = AnimatedFrames(header: header, data: nil, poster: poster.bitmap, decoder: decoder)
         return Image(animation: frames, format: image.format)
     }
@@ -26,28 +25,35 @@ enum ImageProcessor {
     /// Frame `index` of an animation, processed as the first was.
     private final class ProcessedFrames: AnimationFrameDecoding {
         let source: Image
-        let options: ProcessingOptions
-        let maxResultDimension: Int
+        let plan: JobPlan
 
-        init(source: Image, options: ProcessingOptions, maxResultDimension: Int) {
+        init(source: Image, plan: JobPlan) {
             self.source = source
-            self.options = options
-            self.maxResultDimension = maxResultDimension
+            self.plan = plan
         }
 
         func decodeFrame(at index: Int) throws -> Bitmap {
             let still = Image(bitmap: try source.frame(at: index).bitmap, format: source.format)
-            return try ImageProcessor.processFrame(still, options: options, maxResultDimension: maxResultDimension).bitmap
+            return try ImageProcessor.processFrame(still, plan: plan).bitmap
         }
     }
 
-    fileprivate static func processFrame(_ image: Image, options: ProcessingOptions, maxResultDimension: Int) throws -> Image {
-        var image = image
+    fileprivate static func processFrame(_ image: Image, plan job: JobPlan) throws -> Image {
+        // Each frame and each step begins only while the work is wanted.
+        try WorkCancellation.checkCurrent()
+        let options = job.options
+        // Every step's image carries the plan's bounds, which the library's transformers check.
+        let steps = job.stepOptions
+        var image = Image(bitmap: image.bitmap, format: image.format, decodeOptions: steps, colorProfile: image.colorProfile)
         if let turn = quarterTurn(options.rotate) {
-            image = Image(bitmap: image.bitmap.applying(turn), format: image.format)
+            image = Image(bitmap: image.bitmap.applying(turn), format: image.format, decodeOptions: steps,
+                          colorProfile: image.colorProfile)
         }
-        let plan = ResizePlan(options: options, sourceSize: image.pixelSize)
-        if let crop = plan.sourceCrop {
+        // Decoded at the plan's scaled size (shrink-on-load), the crop and resize are done; at the
+        // source's size, every step runs; at any other size, the steps are planned again for it.
+        let shrunk = job.decodeBox != nil && image.pixelSize == job.resize.scaledSize
+        let plan = shrunk || image.pixelSize == job.sourceSize ? job.resize : try job.replanned(for: image.pixelSize)
+        if !shrunk, let crop = plan.sourceCrop {
             image = try apply(CroppingTransformer(rect: crop.pointRect), to: image)
         }
         if image.pixelSize != plan.scaledSize {
@@ -70,10 +76,6 @@ enum ImageProcessor {
         if let canvas = plan.canvas, canvas != image.pixelSize {
             image = extend(image, to: canvas, at: plan.imageOrigin, background: options.background ?? .clear)
         }
-        if maxResultDimension > 0, image.width > maxResultDimension || image.height > maxResultDimension {
-            let box = PointSize(width: Double(maxResultDimension), height: Double(maxResultDimension))
-            image = try apply(ResizingTransformer(size: box, scaleMode: .aspectFit), to: image)
-        }
         return image
     }
 
@@ -89,6 +91,7 @@ enum ImageProcessor {
     }
 
     private static func apply(_ transformer: some ImageTransforming, to image: Image) throws -> Image {
+        try WorkCancellation.checkCurrent()
         guard let result = transformer.transform(image, forKey: "") else {
             throw WebImageError(.badImageData, "The image could not be processed (\(type(of: transformer))).")
         }
@@ -113,7 +116,7 @@ enum ImageProcessor {
                 }
             }
         }
-        return Image(bitmap: bitmap, format: image.format)
+        return Image(bitmap: bitmap, format: image.format, decodeOptions: image.decodeOptions, colorProfile: image.colorProfile)
     }
 
     /// The image placed on a `canvas`-sized bitmap of `background`, its top-left corner at `origin`.
@@ -138,6 +141,6 @@ enum ImageProcessor {
                 }
             }
         }
-        return Image(bitmap: bitmap, format: image.format)
+        return Image(bitmap: bitmap, format: image.format, decodeOptions: image.decodeOptions, colorProfile: image.colorProfile)
     }
 }

@@ -4,23 +4,26 @@ import Synchronization
 /// Encoded results kept in memory under their result key, least recently used evicted first
 /// once their bytes pass the cost limit. A hit is a dictionary lookup and a list move.
 ///
-/// An entry may also be found under aliases (the request targets that asked for it): they share
-/// the entry and its cost, and leave with it.
+/// An entry may also be found under aliases (the request targets that asked for it): at most
+/// ``maxAliases`` each, the oldest dropped first, each counted in the cost by its key's bytes (so
+/// aliases cannot grow the cache past its limit), and they leave with the entry.
 final class ResultMemoryCache: Sendable {
     // Mutated only inside `state`'s mutex: the nodes are reachable from nowhere else.
     private final class Node: @unchecked Sendable {
         let value: ServedImage
-        /// The result key first, then the aliases.
-        var keys: [String]
+        let key: String
+        /// Oldest first.
+        var aliases: [String] = []
         var older: Node?
         var newer: Node?
+        /// The body's bytes and every key's.
+        var cost: Int
 
         init(key: String, value: ServedImage) {
-            self.keys = [key]
+            self.key = key
             self.value = value
+            cost = value.body.readableBytes + ResultMemoryCache.keyCost(key)
         }
-
-        var cost: Int { value.body.readableBytes }
     }
 
     // Only ever accessed inside `state`'s mutex (it holds the nodes, which are not Sendable).
@@ -49,13 +52,31 @@ final class ResultMemoryCache: Sendable {
         /// Drops `node` and every key it is found under.
         mutating func remove(_ node: Node) {
             unlink(node)
-            for key in node.keys { nodes.removeValue(forKey: key) }
+            nodes.removeValue(forKey: node.key)
+            for alias in node.aliases { nodes.removeValue(forKey: alias) }
             bytes -= node.cost
+        }
+
+        /// Drops `node`'s alias at `index`.
+        mutating func removeAlias(at index: Int, of node: Node) {
+            let alias = node.aliases.remove(at: index)
+            nodes.removeValue(forKey: alias)
+            node.cost -= ResultMemoryCache.keyCost(alias)
+            bytes -= ResultMemoryCache.keyCost(alias)
+        }
+
+        mutating func evict(downTo limit: Int) {
+            while bytes > limit, let oldest { remove(oldest) }
         }
     }
 
     let costLimit: Int
     private let state = Mutex(State())
+    /// The most aliases one entry keeps.
+    static let maxAliases = 8
+
+    /// What a key costs beyond its entry: its bytes and a share for the table.
+    static func keyCost(_ key: String) -> Int { key.utf8.count + 64 }
 
     init(costLimit: Int) {
         self.costLimit = costLimit
@@ -80,26 +101,42 @@ final class ResultMemoryCache: Sendable {
         let node = Node(key: key, value: value)
         guard costLimit > 0, node.cost <= costLimit / 4 else { return }
         state.withLock { state in
-            if let old = state.nodes[key] { state.remove(old) }
+            if let old = state.nodes[key] {
+                if old.key == key {
+                    state.remove(old)
+                } else if let index = old.aliases.firstIndex(of: key) {
+                    state.removeAlias(at: index, of: old)
+                }
+            }
             state.nodes[key] = node
             state.pushNewest(node)
             state.bytes += node.cost
-            while state.bytes > costLimit, let oldest = state.oldest {
-                state.remove(oldest)
-            }
+            state.evict(downTo: costLimit)
         }
     }
 
-    /// Makes the entry under `key`, if there is one, findable under `alias` too (no extra cost).
+    /// Makes the entry under `key`, if there is one, findable under `alias` too, dropping its
+    /// oldest alias past ``maxAliases``; the alias's bytes count in the cost.
     func addAlias(_ alias: String, for key: String) {
         state.withLock { state in
-            guard alias != key, let node = state.nodes[key] else { return }
-            if let old = state.nodes[alias], old !== node {
-                // The alias named another entry: it now names this one.
-                old.keys.removeAll { $0 == alias }
+            guard alias != key, let node = state.nodes[key], node.key == key else { return }
+            if let old = state.nodes[alias] {
+                if old === node { return }
+                // A result key is never taken over; an alias of another entry now names this one.
+                guard old.key != alias, let index = old.aliases.firstIndex(of: alias) else { return }
+                state.removeAlias(at: index, of: old)
             }
-            if !node.keys.contains(alias) { node.keys.append(alias) }
+            if node.aliases.count >= Self.maxAliases { state.removeAlias(at: 0, of: node) }
+            node.aliases.append(alias)
             state.nodes[alias] = node
+            node.cost += Self.keyCost(alias)
+            state.bytes += Self.keyCost(alias)
+            state.evict(downTo: costLimit)
         }
+    }
+
+    /// The keys an entry is found under (its result key first, then its aliases), for tests.
+    func keys(of key: String) -> [String] {
+        state.withLock { state in state.nodes[key].map { [$0.key] + $0.aliases } ?? [] }
     }
 }

@@ -29,8 +29,10 @@ public struct ResizePlan: Sendable, Equatable {
 
     /// The plan for `options` applied to a source of `sourceSize` pixels, measured after EXIF
     /// orientation and `rot` (the caller turns the image first). Sides below 1 count as 1; negative,
-    /// zero or non-finite factors in `options` count as their defaults.
-    public init(options: ProcessingOptions, sourceSize: PixelSize) {
+    /// zero or non-finite factors in `options` count as their defaults. With a `maxResultDimension`
+    /// above 0 the whole plan is scaled down, as imgproxy does, until the result (canvas included)
+    /// is at most that many pixels on its longer side.
+    public init(options: ProcessingOptions, sourceSize: PixelSize, maxResultDimension: Int = 0) {
         let options = Self.sanitized(options)
         let limit = Int(Rounding.limit)
         let sourceW = min(max(1, sourceSize.width), limit), sourceH = min(max(1, sourceSize.height), limit)
@@ -46,29 +48,26 @@ public struct ResizePlan: Sendable, Equatable {
             sourceCrop = nil
         }
 
-        // The resize.
-        let scale = ResizeScale(sourceWidth: cropW, sourceHeight: cropH, options: options)
-        dprScale = scale.dpr
-        scaledSize = PixelSize(width: max(1, Rounding.nearest(Double(cropW) * scale.width)),
-                               height: max(1, Rounding.nearest(Double(cropH) * scale.height)))
-        targetSize = PixelSize(width: Rounding.nearest(Double(options.width) * scale.dpr * options.zoomX),
-                               height: Rounding.nearest(Double(options.height) * scale.dpr * options.zoomY))
-
-        // The crop to the result, in scaled pixels.
-        var keep = targetSize
-        if options.resizingType == .fillDown && !options.enlarge {
-            // A source too small for the target keeps the largest area of the target's shape.
-            let ratioW = Double(targetSize.width) / Double(scaledSize.width)
-            let ratioH = Double(targetSize.height) / Double(scaledSize.height)
-            if ratioW > ratioH && ratioW > 1 {
-                keep = PixelSize(width: scaledSize.width, height: Rounding.nearest(
-                    Double(scaledSize.width) * Double(targetSize.height) / Double(targetSize.width)))
-            } else if ratioH > ratioW && ratioH > 1 {
-                keep = PixelSize(width: Rounding.nearest(
-                    Double(scaledSize.height) * Double(targetSize.width) / Double(targetSize.height)), height: scaledSize.height)
+        // The resize, scaled down as a whole when the result would pass the dimension limit.
+        var scale = ResizeScale(sourceWidth: cropW, sourceHeight: cropH, options: options).bounded()
+        if maxResultDimension > 0 {
+            let longest = Self.longestOutput(cropWidth: cropW, cropHeight: cropH, scale: scale, options: options)
+            if longest > Double(maxResultDimension) {
+                let down = Double(maxResultDimension) / longest
+                // Never below one pixel.
+                scale.width = max(scale.width * down, 1 / Double(cropW))
+                scale.height = max(scale.height * down, 1 / Double(cropH))
+                scale.dpr *= down
             }
         }
-        let keepW = Self.minNonZero(keep.width, scaledSize.width), keepH = Self.minNonZero(keep.height, scaledSize.height)
+        let sizes = Sizes(cropWidth: cropW, cropHeight: cropH, scale: scale, options: options)
+        dprScale = scale.dpr
+        scaledSize = sizes.scaled
+        targetSize = sizes.target
+
+        // The crop to the result, in scaled pixels.
+        let keepW = Self.minNonZero(sizes.keep.width, scaledSize.width)
+        let keepH = Self.minNonZero(sizes.keep.height, scaledSize.height)
         if keepW < scaledSize.width || keepH < scaledSize.height {
             let origin = GravityPlacement.origin(outer: (scaledSize.width, scaledSize.height), inner: (keepW, keepH),
                                                  gravity: options.gravity, offsetScale: scale.dpr)
@@ -88,6 +87,51 @@ public struct ResizePlan: Sendable, Equatable {
             canvas = nil
             imageOrigin = .zero
         }
+    }
+
+    /// The sizes a scale gives: the scaled image, the target (`w`, `h` × dpr × zoom) and the part of
+    /// the scaled image the result keeps (the target, or for fill-down without enlarge the largest
+    /// area of the target's shape the scaled image has).
+    private struct Sizes {
+        var scaled: PixelSize
+        var target: PixelSize
+        var keep: PixelSize
+
+        init(cropWidth: Int, cropHeight: Int, scale: ResizeScale, options: ProcessingOptions) {
+            scaled = PixelSize(width: max(1, Rounding.nearest(Double(cropWidth) * scale.width)),
+                               height: max(1, Rounding.nearest(Double(cropHeight) * scale.height)))
+            target = PixelSize(width: Rounding.nearest(Double(options.width) * scale.dpr * options.zoomX),
+                               height: Rounding.nearest(Double(options.height) * scale.dpr * options.zoomY))
+            keep = target
+            if options.resizingType == .fillDown && !options.enlarge {
+                let ratioW = Double(target.width) / Double(scaled.width)
+                let ratioH = Double(target.height) / Double(scaled.height)
+                if ratioW > ratioH && ratioW > 1 {
+                    keep = PixelSize(width: scaled.width, height: Rounding.nearest(
+                        Double(scaled.width) * Double(target.height) / Double(target.width)))
+                } else if ratioH > ratioW && ratioH > 1 {
+                    keep = PixelSize(width: Rounding.nearest(
+                        Double(scaled.height) * Double(target.width) / Double(target.height)), height: scaled.height)
+                }
+            }
+        }
+
+    }
+
+    /// The longer side of the result a scale gives, unrounded: the scaled image cut to the target,
+    /// padded out to the target when extending.
+    private static func longestOutput(cropWidth: Int, cropHeight: Int, scale: ResizeScale,
+                                      options: ProcessingOptions) -> Double {
+        let scaledW = Double(cropWidth) * scale.width, scaledH = Double(cropHeight) * scale.height
+        let targetW = Double(options.width) * scale.dpr * options.zoomX
+        let targetH = Double(options.height) * scale.dpr * options.zoomY
+        var width = options.width == 0 ? scaledW : min(scaledW, targetW)
+        var height = options.height == 0 ? scaledH : min(scaledH, targetH)
+        if options.extend.enabled {
+            width = max(width, targetW)
+            height = max(height, targetH)
+        }
+        return max(width, height)
     }
 
     /// A crop side in pixels: 0 is the whole side, from 1 whole pixels (truncated), below 1 a

@@ -79,4 +79,25 @@ struct ResizeScale: Equatable {
         height = 1 / shrinkH
         self.dpr = dpr
     }
+
+    /// The factors kept within 2⁻³¹…2³¹ (the most a side can shrink or grow), so that sizes
+    /// computed from them stay finite: factors past the top are divided down together, keeping
+    /// their ratios; one that came out infinite or undefined is clamped alone (undefined counts as 1).
+    func bounded() -> ResizeScale {
+        var scale = self
+        let largest = max(width, height, dpr)
+        if largest.isFinite, largest > Rounding.limit {
+            let factor = largest / Rounding.limit
+            scale.width /= factor
+            scale.height /= factor
+            scale.dpr /= factor
+        }
+        func bound(_ value: Double) -> Double {
+            value.isNaN ? 1 : min(max(value, 1 / Rounding.limit), Rounding.limit)
+        }
+        scale.width = bound(scale.width)
+        scale.height = bound(scale.height)
+        scale.dpr = bound(scale.dpr)
+        return scale
+    }
 }

@@ -46,13 +46,17 @@ struct ServerCachedResultTests {
         let http1 = HTTP1Channel(responder: { _, _, _ in }, configuration: .init(idleTimeout: .seconds(75)))
         let answer = CachedAnswer(head: HTTPResponse(status: .ok, headerFields: [.contentLength: "3"]),
                                   body: ByteBuffer(string: "hit"))
-        let setup = CachedResultChannel(http1: http1) { head in head.path == "/cached" ? answer : nil }
+        let setup = CachedResultChannel(http1: http1, answer: { head in head.path == "/cached" ? answer : nil },
+                                        departures: ClientDepartures())
         _ = try setup.setup(channel: channel, logger: Logger(label: "test")).wait()
         // The connection-state handler (idle timeout, graceful close) must see every request.
         let lines = channel.pipeline.debugDescription.split(separator: "\n")
         let state = try #require(lines.firstIndex { $0.contains("HTTPConnectionStateHandler") })
         let hits = try #require(lines.firstIndex { $0.contains("CachedResultHandler") })
         #expect(state < hits)
+        // The departure watcher sees the connection's input end before anything else does.
+        let departure = try #require(lines.firstIndex { $0.contains("ClientDepartureHandler") })
+        #expect(departure < state)
         try channel.writeInbound(ByteBuffer(string: "GET /cached HTTP/1.1\r\nHost: a\r\n\r\n"))
         var reply = ""
         while let part = try channel.readOutbound(as: ByteBuffer.self) { reply += String(buffer: part) }

@@ -17,7 +17,8 @@ enum JPEGRowDecoder {
     /// or CMYK. `fast` trades exactness for speed (fast integer DCT, simple chroma upsampling):
     /// invisible when the result is shrunk further, as for thumbnails. With `overlapped`, each
     /// band of finished rows is handed to it; the caller ends it, whatever the outcome. Throws
-    /// ``WebImageError/Code/badImageData`` on a fatal error; warnings are returned.
+    /// ``WebImageError/Code/badImageData`` on a fatal error, ``WebImageError/Code/cancelled`` when
+    /// the thread's ``WorkCancellation`` stops it (between scans and row blocks); warnings are returned.
     static func decode(_ jpeg: UnsafeBufferPointer<UInt8>, into destination: UnsafeMutableBufferPointer<UInt8>,
                        size: PixelSize, factor: JPEGScaling.Factor, cmyk: Bool, fast: Bool,
                        overlapped: OverlappedColorConversion? = nil) throws -> Outcome {
@@ -34,13 +35,14 @@ enum JPEGRowDecoder {
         let result = message.withUnsafeMutableBufferPointer { text in
             webimage_jpeg_decode_rows(source, jpeg.count, target, Int32(size.width), Int32(size.height),
                                       cmyk ? 1 : 0, Int32(factor.num), Int32(factor.denom), fast ? 1 : 0,
-                                      Int32(OverlappedColorConversion.bandRows), ready, context, text.baseAddress,
-                                      text.count)
+                                      Int32(OverlappedColorConversion.bandRows), ready, context,
+                                      { WorkCancellation.isCurrentCancelled ? 1 : 0 }, text.baseAddress, text.count)
         }
         let text = message.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
         switch result {
         case WEBIMAGE_JPEG_ROWS_CLEAN.rawValue: return .clean
         case WEBIMAGE_JPEG_ROWS_WARNING.rawValue: return .warning(text)
+        case WEBIMAGE_JPEG_ROWS_STOPPED.rawValue: throw WebImageError(.cancelled, "The JPEG decode was cancelled.")
         default: throw WebImageError.badData("The JPEG data is corrupt: \(text.isEmpty ? "unknown libjpeg error" : text).")
         }
     }

@@ -47,7 +47,12 @@ enum WebPEncoder {
         let encoded = withUnsafeMutablePointer(to: &writer) { writerPointer in
             picture.writer = WebPMemoryWrite
             picture.custom_ptr = UnsafeMutableRawPointer(writerPointer)
+            // Asked between rows of macroblocks: 0 stops the encode when the work was cancelled.
+            picture.progress_hook = { _, _ in WorkCancellation.isCurrentCancelled ? 0 : 1 }
             return WebPEncode(&config, &picture)
+        }
+        if encoded == 0, picture.error_code == VP8_ENC_ERROR_USER_ABORT {
+            throw WebImageError(.cancelled, "The WebP encode was cancelled.")
         }
         guard encoded != 0, let bytes = writer.mem, writer.size > 0 else {
             throw WebImageError(.encodingFailed,

@@ -1,0 +1,114 @@
+import Foundation
+import WebImage
+
+/// The whole of one request's work, worked out from its options and the source's header before a
+/// pixel is decoded: the size the decoder is asked for, the ``ResizePlan`` (scaled down as a whole
+/// to the result-dimension limit, as imgproxy does), and every bitmap the steps will make — the
+/// decode, the crop, the resize, the canvas — each checked against ``JobLimits``, with an
+/// animation's frames counted. A request over any limit is refused (422) before memory is taken.
+struct JobPlan: Sendable {
+    /// The source's size as the steps see it: as shown (EXIF orientation applied) and turned by `rot`.
+    let sourceSize: PixelSize
+    /// The geometry of the steps, in ``sourceSize``'s terms.
+    let resize: ResizePlan
+    /// The size the decoder is asked for (as stored, before `rot`), when the source is decoded
+    /// smaller than its own size (shrink-on-load); nil to decode it whole.
+    let decodeBox: PixelSize?
+    /// The limits the plan was checked against, for a re-plan of an image that decoded at another size.
+    let limits: JobLimits
+    let options: ProcessingOptions
+
+    /// The plan for a source of `shownSize` (EXIF orientation applied) in `format`, with
+    /// `frameCount` frames when the header tells; throws a 422 ``ServerError`` when the source,
+    /// any step or the result passes `limits`.
+    init(options: ProcessingOptions, shownSize: PixelSize, format: ImageFormat, frameCount: Int?,
+         limits: JobLimits) throws(ServerError) {
+        self.options = options
+        self.limits = limits
+        let sourcePixels = Self.area(shownSize)
+        guard sourcePixels <= limits.maxSourcePixels else {
+            throw ServerError(status: 422, name: "source_over_limits",
+                message: "The source is \(shownSize.width)×\(shownSize.height), over the limit of \(Self.megapixels(limits.maxSourcePixels)) megapixels.")
+        }
+        sourceSize = SourceOrientation.turned(shownSize, rotate: options.rotate)
+        // A vector is drawn at the size the result needs, larger than its own size too.
+        let vector = format == .svg
+        var planOptions = options
+        if vector { planOptions.enlarge = true }
+        resize = ResizePlan(options: planOptions, sourceSize: sourceSize, maxResultDimension: limits.maxResultDimension)
+        let shrinks = resize.scaledSize.width < sourceSize.width || resize.scaledSize.height < sourceSize.height
+        if resize.sourceCrop == nil, shrinks || (vector && resize.scaledSize != sourceSize) {
+            // The decoder sees the source before `rot` turns it: a quarter turn swaps the box.
+            decodeBox = SourceOrientation.unturned(resize.scaledSize, rotate: options.rotate)
+        } else {
+            decodeBox = nil
+        }
+        try Self.check(resize, decoded: decodeBox == nil ? sourceSize : resize.scaledSize, limits: limits)
+        if let frameCount { try checkFrames(frameCount) }
+    }
+
+    /// Checks an animation of `count` frames (as declared, or as the decoder found them): at most
+    /// the frame limit, and its source frames and the frames it will produce at most the source
+    /// pixel limit over all of them. A first-frame-only server processes one frame of any animation.
+    func checkFrames(_ count: Int) throws(ServerError) {
+        guard limits.maxFrames > 1, count > 1 else { return }
+        guard count <= limits.maxFrames else {
+            throw ServerError(status: 422, name: "source_over_limits",
+                message: "The animation has \(count) frames, over the limit of \(limits.maxFrames).")
+        }
+        let perFrame = max(Self.area(sourceSize), Self.area(resize.scaledSize), Self.area(resize.resultSize))
+        let (total, overflow) = perFrame.multipliedReportingOverflow(by: count)
+        guard !overflow, total <= limits.maxSourcePixels else {
+            throw ServerError(status: 422, name: "source_over_limits",
+                message: "The animation's \(count) frames come to more than \(Self.megapixels(limits.maxSourcePixels)) megapixels of work, over the limit.")
+        }
+    }
+
+    /// The plan for an image that arrived at `size` (turned by `rot`) rather than at this plan's
+    /// source or scaled size, checked against the same limits.
+    func replanned(for size: PixelSize) throws(ServerError) -> ResizePlan {
+        let plan = ResizePlan(options: options, sourceSize: size, maxResultDimension: limits.maxResultDimension)
+        try Self.check(plan, decoded: size, limits: limits)
+        return plan
+    }
+
+    /// Decode options carrying this plan's bounds, for the image of every step: the library's
+    /// transformers check an image against its decode options' limits (their defaults when it has
+    /// none), and every step here was planned within the server's limits already.
+    var stepOptions: DecodeOptions {
+        var options = DecodeOptions.default
+        let pixels = limits.maxBitmapPixels
+        let (bytes, overflow) = pixels.multipliedReportingOverflow(by: 4)
+        options.limits = DecodeLimits(maxPixels: pixels, maxTotalBytes: overflow ? .max : bytes,
+                                      maxFrames: max(1, limits.maxFrames))
+        return options
+    }
+
+    /// Every bitmap `plan` makes, and its result, within `limits`.
+    private static func check(_ plan: ResizePlan, decoded: PixelSize, limits: JobLimits) throws(ServerError) {
+        let steps: [(String, PixelSize?)] = [
+            ("decode", decoded), ("crop", plan.sourceCrop?.size), ("resize", plan.scaledSize),
+            ("result crop", plan.resultCrop?.size), ("extend", plan.canvas),
+        ]
+        for case let (step, size?) in steps where area(size) > limits.maxBitmapPixels {
+            throw ServerError(status: 422, name: "result_over_limits",
+                message: "The \(step) step would make a \(size.width)×\(size.height) image, over the limit of \(megapixels(limits.maxBitmapPixels)) megapixels.")
+        }
+        let result = plan.resultSize
+        if limits.maxResultDimension > 0, max(result.width, result.height) > limits.maxResultDimension {
+            throw ServerError(status: 422, name: "result_over_limits",
+                message: "The result would be \(result.width)×\(result.height), over the limit of \(limits.maxResultDimension) pixels a side.")
+        }
+    }
+
+    /// Width × height, saturating (the sides come from headers and URLs).
+    static func area(_ size: PixelSize) -> Int {
+        let (pixels, overflow) = max(0, size.width).multipliedReportingOverflow(by: max(0, size.height))
+        return overflow ? Int.max : pixels
+    }
+
+    private static func megapixels(_ pixels: Int) -> String {
+        let value = Double(pixels) / 1_000_000
+        return value == value.rounded() ? String(Int(value)) : String(format: "%.1f", value)
+    }
+}
