@@ -2,7 +2,7 @@
 SWIFT ?= swift
 RELEASE_BIN = .build/release/webimage
 
-.PHONY: install-deps build release test tsan asan demo bench bench-quick bench-micro fuzz fuzz-build stress cluster-demo clean
+.PHONY: install-deps build release test tsan asan demo bench bench-quick bench-micro fuzz fuzz-build stress soak cluster-demo clean
 
 install-deps:
 	@scripts/install-deps
@@ -60,7 +60,7 @@ bench-quick: release
 bench-micro: install-deps
 	cd Benchmarks && $(SWIFT) package --allow-writing-to-package-directory benchmark
 
-# libFuzzer targets for the codecs, format sniffing and cache file names (see docs/RELIABILITY.md):
+# libFuzzer targets for the codecs, format sniffing, cache file names and request targets (see docs/RELIABILITY.md):
 # each runs FUZZ_SECONDS (default 60) under nice; `make fuzz FUZZ_SECONDS=600` for the long run.
 FUZZ_SECONDS ?= 60
 
@@ -75,6 +75,13 @@ fuzz: fuzz-build
 # 1,000-frame 720x720 GIF (2 GB eagerly) played through a 16 MB frame buffer within 200 MB RSS.
 stress: install-deps
 	WEBIMAGE_STRESS=full $(SWIFT) test --filter 'LoadStressTests|AnimationMemoryStressTests'
+
+# `webimage serve` under wrk for SOAK_SECONDS with good and hostile request targets mixed; fails
+# when the server dies or its RSS grows past the warm-up's (scripts/soak, docs/RELIABILITY.md).
+SOAK_SECONDS ?= 60
+
+soak: release
+	scripts/soak $(SOAK_SECONDS)
 
 # One Redis, three `webimage serve` instances sharing it and nginx in front, on loopback: a bounded
 # load per scenario (steady, share, an instance killed, Redis restarted, Redis paused, throughput), a table each,

@@ -5,7 +5,9 @@
 # take ages): the image layer (Sources/WebImageCodecs, which depends on nothing but the C codec
 # libraries) is compiled once, with -sanitize=fuzzer,address, into a static WebImageCodecs module,
 # and each target links it with the system codec libraries. The key -> file-name target needs swift-crypto's MD5, so it is
-# a tiny SwiftPM package (Fuzz/FileName) built with the same sanitizer flags.
+# a tiny SwiftPM package (Fuzz/FileName) built with the same sanitizer flags. The request-target target (URL parser and
+# job planner) needs swift-crypto for signatures and the image layer, so it is a tiny SwiftPM package too (Fuzz/Request)
+# that links the same prebuilt image-layer archive.
 #
 # Usage: Fuzz/build.sh [target...]   (default: every target, plus the seed generator)
 #        Fuzz/build.sh typecheck       (only type-checks the image layer on its own, no output;
@@ -18,7 +20,7 @@ SWIFT=${SWIFT:-swift}
 OUT=Fuzz/build
 
 CODEC_TARGETS=(sniff jpeg png gif webp svg avif heif jxl tiff bmpico incremental icc)
-ALL_TARGETS=("${CODEC_TARGETS[@]}" filename)
+ALL_TARGETS=("${CODEC_TARGETS[@]}" filename request)
 targets=("$@")
 [ ${#targets[@]} -eq 0 ] && targets=("${ALL_TARGETS[@]}" seeds)
 
@@ -75,6 +77,21 @@ build_filename_target() {
   cp "$(${SWIFT} build --package-path Fuzz/FileName -c debug --show-bin-path)/FuzzFileName" "$OUT/fuzz-filename"
 }
 
+# The server's URL parser and planner (symlinked into Fuzz/Request) on the fuzz-built image layer.
+build_request_target() {
+  build_library "$OUT/lib" -fsanitize=fuzzer-no-link,address "${SANITIZE[@]}"
+  echo "fuzz: building fuzz-request (SwiftPM package Fuzz/Request)" >&2
+  local root=$PWD flags=(-Xswiftc -sanitize=fuzzer,address -Xswiftc -I -Xswiftc "$PWD/$OUT/lib") flag
+  # The C modules the image layer's interface names, and its archive and libraries at link time.
+  for flag in "${C_MODULES[@]}"; do
+    case $flag in Sources/*) flags+=(-Xswiftc "$root/$flag") ;; *) flags+=(-Xswiftc "$flag") ;; esac
+  done
+  flags+=(-Xlinker "$root/$OUT/lib/libWebImageCodecs.a")
+  for flag in "${C_LIBS[@]}"; do flags+=(-Xlinker "$flag"); done
+  "$SWIFT" build --package-path Fuzz/Request -c debug "${flags[@]}"
+  cp "$(${SWIFT} build --package-path Fuzz/Request -c debug --show-bin-path)/FuzzRequest" "$OUT/fuzz-request"
+}
+
 build_seed_generator() {
   build_library "$OUT/seeds-lib" ""
   echo "fuzz: linking the seed-corpus generator" >&2
@@ -95,6 +112,7 @@ for target in "${targets[@]}"; do
     typecheck) typecheck_library ;;
     seeds) build_seed_generator ;;
     filename) build_filename_target ;;
+    request) build_request_target ;;
     *)
       [ -f "Fuzz/Targets/$target.swift" ] || { echo "fuzz: no target '$target'" >&2; exit 2; }
       build_library "$OUT/lib" -fsanitize=fuzzer-no-link,address "${SANITIZE[@]}"

@@ -5,7 +5,7 @@
 # (executions, exec/s, cov, ft) is printed at the end. Exits non-zero when any target found
 # something.
 #
-# Usage: Fuzz/run.sh [target...]   (default: sniff jpeg png gif webp svg avif heif jxl tiff bmpico incremental icc filename)
+# Usage: Fuzz/run.sh [target...]   (default: sniff jpeg png gif webp svg avif heif jxl tiff bmpico incremental icc filename request)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
@@ -15,7 +15,7 @@ NICE=${FUZZ_NICE:-10}
 # few percent of a core (then check each timeout artifact's CPU time by re-running it).
 TIMEOUT=${FUZZ_TIMEOUT:-10}
 targets=("$@")
-[ ${#targets[@]} -eq 0 ] && targets=(sniff jpeg png gif webp svg avif heif jxl tiff bmpico incremental icc filename)
+[ ${#targets[@]} -eq 0 ] && targets=(sniff jpeg png gif webp svg avif heif jxl tiff bmpico incremental icc filename request)
 
 # libFuzzer's options: bounded memory (so an over-allocation is a finding, not a swap storm)
 # and a per-input timeout (so a hang is a finding).

@@ -35,6 +35,7 @@ struct SeedCorpus {
             seeds.append(("incremental", name + "-b", [0xA7, 0x3C] + image.bytes))
         }
         for (index, key) in fileNameKeys.enumerated() { seeds.append(("filename", "key\(index)", Array(key.utf8))) }
+        for (index, target) in requestTargets.enumerated() { seeds.append(("request", "target\(index)", Array(target.utf8))) }
 
         for seed in seeds {
             let folder = root.appendingPathComponent(seed.target)
@@ -176,6 +177,18 @@ struct SeedCorpus {
             ("tools-" + name, [UInt8](try Data(contentsOf: directory.appendingPathComponent(name))))
         }
     }
+
+    /// Request targets of `webimage serve`: ordinary ones, and the hostile shapes the planner bounds.
+    static let requestTargets = [
+        "/insecure/rs:fit:300:200/plain/http://example.com/a.jpg@webp",
+        "/insecure/rs:fill:100:100:1/g:sm/q:80/plain/http%3A%2F%2Fexample.com%2Fa.png",
+        "/insecure/s:100000:100000:0:1/plain/http://127.0.0.1:99999/x.jpg",
+        "/insecure/rs:fit:2147483647:2147483647:0:1/plain/http://example.com/a.jpg",
+        "/insecure/el:1/dpr:1e300/z:1e300/mw:99999999/pd:99999:1:1:1/plain/http://example.com/a.jpg",
+        "/insecure/c:1e300:1e300/rot:270/ex:1/exar:1/msr:1e13/plain/http://example.com/a.gif",
+        "/insecure/pr:small/w:50/aHR0cDovL2V4YW1wbGUuY29tL2EuanBn.png",
+        "/unsafe/x/plain/http://example.com/a.jpg?query=1",
+    ]
 
     static let fileNameKeys = [
         "https://example.com/images/photo.jpg",

@@ -1,0 +1,1 @@
+../../../../Sources/WebImageServer/URL/CanonicalOptions.swift

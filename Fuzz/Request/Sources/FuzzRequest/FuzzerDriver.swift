@@ -1,0 +1,1 @@
+../../../Driver/FuzzerDriver.swift

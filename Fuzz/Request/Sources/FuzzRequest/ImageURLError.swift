@@ -1,0 +1,1 @@
+../../../../Sources/WebImageServer/URL/ImageURLError.swift

@@ -1,0 +1,1 @@
+../../../../Sources/WebImageServer/Pipeline/JobPlan.swift

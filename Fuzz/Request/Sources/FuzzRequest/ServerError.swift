@@ -1,0 +1,1 @@
+../../../../Sources/WebImageServer/HTTP/ServerError.swift

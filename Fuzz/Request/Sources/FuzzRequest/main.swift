@@ -1,0 +1,1 @@
+runFuzzer { bytes, count in fuzzRequest(bytes, count) }
