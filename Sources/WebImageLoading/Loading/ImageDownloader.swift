@@ -162,6 +162,12 @@ public final class ImageDownloader: ImageLoading {
             completion(.failure(WebImageError(.invalidURL, "Only http(s) URLs with a host can be downloaded.", url: url)))
             return nil
         }
+        do {
+            _ = try URLOrigin(validating: url)
+        } catch {
+            completion(.failure(error))
+            return nil
+        }
         let handler = DownloadHandler(
             id: handlerIDs.add(1, ordering: .relaxed).newValue,
             decodeOptions: LoaderDecoding.decodeOptions(url: url, options: options, context: context),
@@ -208,6 +214,11 @@ public final class ImageDownloader: ImageLoading {
         }
         guard canRequest(request.url) else {
             return .failure(WebImageError(.invalidURL, "The modified request's URL is not http(s).", url: request.url))
+        }
+        do {
+            _ = try URLOrigin(validating: request.url)
+        } catch {
+            return .failure(error)
         }
         return .success(DownloadPlan(
             request: request, timeout: config.effectiveTimeout,

@@ -211,6 +211,11 @@ final class ImagePipeline: Sendable {
               scheme == "http" || scheme == "https", url.host?.isEmpty == false else {
             throw ServerError.badRequest("invalid_source", "The source \"\(source)\" is not an http(s) URL.")
         }
+        do {
+            _ = try URLOrigin(validating: url)
+        } catch {
+            throw ServerError(error, source: source)
+        }
         if !configuration.allowedSources.isEmpty,
            !configuration.allowedSources.contains(where: { source.hasPrefix($0) }) {
             throw ServerError(status: 403, name: "source_not_allowed",
