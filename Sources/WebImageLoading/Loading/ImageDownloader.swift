@@ -223,6 +223,7 @@ public final class ImageDownloader: ImageLoading {
         return .success(DownloadPlan(
             request: request, timeout: config.effectiveTimeout,
             maximumResponseSize: config.maximumResponseSize, maximumRedirects: max(0, config.maximumRedirects),
+            sourceAllowList: config.sourceAllowList,
             acceptableStatusCodes: config.acceptableStatusCodes,
             acceptableContentTypes: config.acceptableContentTypes, credential: config.basicCredential,
             handleCookies: options.contains(.handleCookies),

@@ -23,6 +23,8 @@ final class ImagePipeline: Sendable {
     let storedResults: DiskCache?
     /// The shared tier on Redis (with `--shared-cache` only).
     let shared: SharedTier?
+    /// Which sources may be fetched or served from the caches.
+    let sources: SourceCheck
     private let jobs = SharedJobs<ServedImage>()
 
     init(configuration: ServerConfiguration, logger: Logger, metrics: ServerMetrics) throws {
@@ -41,6 +43,8 @@ final class ImagePipeline: Sendable {
         download.maximumResponseSize = configuration.maxSourceBytes
         download.retryStrategy = configuration.sourceRetries > 0 ? RetryStrategy(maxRetries: configuration.sourceRetries) : nil
         download.addressPolicy = configuration.allowPrivateSources ? nil : AddressPolicy()
+        sources = try SourceCheck(allowedSources: configuration.allowedSources, addressPolicy: download.addressPolicy)
+        download.sourceAllowList = sources.allowList
         download.maxConcurrentDownloads = max(download.maxConcurrentDownloads, configuration.workers * 2)
         downloader = ImageDownloader(config: download)
         var cacheConfig = ImageCacheConfig()
@@ -204,24 +208,9 @@ final class ImagePipeline: Sendable {
                     negotiated: negotiated, ttl: configuration.ttl, varyAccept: negotiated || configuration.autoWebP || configuration.autoAVIF)
     }
 
-    /// The source URL if this server may fetch it: http(s), and under an allowed prefix when a
-    /// list is configured.
+    /// The source URL if this server may fetch it, or serve it from a cache (see ``SourceCheck``).
     private func checkedSource(_ source: String) throws -> URL {
-        guard let url = URL(string: source), let scheme = url.scheme?.lowercased(),
-              scheme == "http" || scheme == "https", url.host?.isEmpty == false else {
-            throw ServerError.badRequest("invalid_source", "The source \"\(source)\" is not an http(s) URL.")
-        }
-        do {
-            _ = try URLOrigin(validating: url)
-        } catch {
-            throw ServerError(error, source: source)
-        }
-        if !configuration.allowedSources.isEmpty,
-           !configuration.allowedSources.contains(where: { source.hasPrefix($0) }) {
-            throw ServerError(status: 403, name: "source_not_allowed",
-                              message: "The source \(source) is not under an allowed prefix.")
-        }
-        return url
+        try sources.checked(source)
     }
 
     private func make(_ parsed: ParsedImageURL, source: URL, format: ImageFormat?,
