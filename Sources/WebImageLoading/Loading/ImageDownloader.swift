@@ -172,9 +172,13 @@ public final class ImageDownloader: ImageLoading {
             id: handlerIDs.add(1, ordering: .relaxed).newValue,
             decodeOptions: LoaderDecoding.decodeOptions(url: url, options: options, context: context),
             priority: DownloadPriority(options), progress: progress, completion: completion)
-        let insecure = options.contains(.allowInvalidSSLCertificates)
-            || settings.withLock { $0.config.allowInvalidSSLCertificates }
-        let key = DownloadKey(url: url, validators: context.validators, allowsInvalidCertificates: insecure)
+        let (configInsecure, configLimit) = settings.withLock {
+            ($0.config.allowInvalidSSLCertificates, $0.config.maximumResponseSize)
+        }
+        let insecure = options.contains(.allowInvalidSSLCertificates) || configInsecure
+        let limit = min(configLimit, context.maximumResponseSize ?? .max)
+        let key = DownloadKey(url: url, validators: context.validators, allowsInvalidCertificates: insecure,
+                              maximumResponseSize: max(0, limit))
         if let operation = queue.join(key, handler) {
             DownloadInstrumentation.coalesced(url: url, logger: fetcher.logger)
             return ImageDownloadToken(url: url, operation: operation, handlerID: handler.id, queue: queue)
@@ -222,7 +226,7 @@ public final class ImageDownloader: ImageLoading {
         }
         return .success(DownloadPlan(
             request: request, timeout: config.effectiveTimeout,
-            maximumResponseSize: config.maximumResponseSize, maximumRedirects: max(0, config.maximumRedirects),
+            maximumResponseSize: key.maximumResponseSize, maximumRedirects: max(0, config.maximumRedirects),
             sourceAllowList: config.sourceAllowList,
             acceptableStatusCodes: config.acceptableStatusCodes,
             acceptableContentTypes: config.acceptableContentTypes, credential: config.basicCredential,

@@ -230,7 +230,7 @@ final class ImagePipeline: Sendable {
                               negotiated: Bool, key: String) async throws -> ServedImage {
         try await limiter.admit {
             let started = ContinuousClock.now
-            let data = try await sourceData(source)
+            let data = try await sourceData(source, maxBytes: parsed.options.maxSourceFileSize)
             let fetched = ContinuousClock.now
             metrics.record(.download, fetched - started)
             return try await limiter.run {
@@ -284,9 +284,13 @@ final class ImagePipeline: Sendable {
     }
 
     /// The source's bytes: from the source cache on disk, else downloaded (once for every request
-    /// that wants them at the same time) and kept there.
-    private func sourceData(_ source: URL) async throws -> Data {
+    /// that wants them at the same time) and kept there. `maxBytes` (the URL's `max_src_file_size`;
+    /// 0 or nil for none) tightens `--max-src-bytes`: the download stops there, and a cached
+    /// source over it is refused too (413).
+    private func sourceData(_ source: URL, maxBytes: Int?) async throws -> Data {
+        let limit = maxBytes.flatMap { $0 > 0 ? $0 : nil }
         var context = WebImageContext()
+        context.maximumResponseSize = limit
         context.imageCoder = SourceBytesCoder(coders: coders)
         // The source's own bytes are cached on disk under its URL; the stand-in for its image is
         // never encoded (its coder refuses) nor kept in memory.
@@ -303,6 +307,10 @@ final class ImagePipeline: Sendable {
         }
         guard let data = result.data, !data.isEmpty else {
             throw ServerError(WebImageError(.badImageData, "The source gave no image."), source: source.absoluteString)
+        }
+        if let limit, data.count > limit {
+            throw ServerError(status: 413, name: "source_too_large",
+                              message: "The source is \(data.count) bytes, over max_src_file_size (\(limit) bytes).")
         }
         return data
     }
