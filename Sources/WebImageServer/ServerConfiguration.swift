@@ -21,7 +21,8 @@ public struct ServerConfiguration: Sendable {
     /// Lets sources resolve to loopback, private, link-local and other restricted addresses.
     /// Off: a server must not be turned against its own network.
     public var allowPrivateSources = false
-    /// When not empty, only source URLs starting with one of these prefixes are fetched.
+    /// When not empty, only sources under one of these URL prefixes are fetched, on every
+    /// redirect hop too (compared as ``SourceAllowList`` does, not as text).
     public var allowedSources: [String] = []
     /// The largest source body fetched.
     public var maxSourceBytes = 50 * 1024 * 1024

@@ -39,7 +39,7 @@ struct ServeCommand: AsyncParsableCommand {
     var preset: [String] = Env.list("PRESET")
     @Flag(help: "Allow sources on loopback, private, link-local and other restricted addresses.")
     var allowPrivateSources = Env.flag("ALLOW_PRIVATE_SOURCES")
-    @Option(help: "Only fetch sources starting with this prefix (repeatable).")
+    @Option(help: "Only fetch sources under this URL prefix, on the first request and every redirect: scheme, host, port and path are compared, not the text (repeatable).")
     var allowSource: [String] = Env.list("ALLOW_SOURCE")
     @Option(help: "Largest source body fetched, in bytes.")
     var maxSrcBytes = Env.int("MAX_SRC_BYTES") ?? 50 * 1024 * 1024
@@ -110,6 +110,11 @@ struct ServeCommand: AsyncParsableCommand {
         guard requestTimeout >= 0 else { throw ValidationError("--request-timeout must not be negative.") }
         guard resultMemorySize >= 0, resultDiskSize >= 0 else { throw ValidationError("Cache sizes must not be negative.") }
         _ = try presets()
+        do {
+            _ = try SourceAllowList(allowSource)
+        } catch {
+            throw ValidationError("--allow-source: \(error.message)")
+        }
         _ = try sharedCacheConfiguration()
         guard sharedCacheTtl >= 0, sharedCacheLeaseWait >= 0 else {
             throw ValidationError("--shared-cache-ttl and --shared-cache-lease-wait must not be negative.")

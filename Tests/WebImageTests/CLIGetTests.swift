@@ -35,6 +35,22 @@ struct CLIGetTests {
         }
     }
 
+    /// A port above 65535 traps in the socket layer if it gets there: the CLI reports it as a
+    /// failed URL (exit 1) instead of dying on a signal, with and without the safe-fetch guard.
+    @Test(arguments: [[], ["--deny-private-addresses"]])
+    func aURLWithAnInvalidPortIsAnErrorNotACrash(extra: [String]) async throws {
+        let dir = try CLIProcess.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let run = try await CLIProcess.run(["get", "http://127.0.0.1:70000/x", "--cache-dir", dir.path, "--json"] + extra)
+        #expect(run.status == 1, "\(run.stderr)")
+        let error = try #require(try run.object(0)["error"] as? [String: Any])
+        #expect(error["name"] as? String == "invalidURL")
+        #expect((error["message"] as? String)?.contains("port 70000") == true, "\(error)")
+        let table = try await CLIProcess.run(["get", "http://127.0.0.1:70000/x", "--cache-dir", dir.path] + extra)
+        #expect(table.status == 1, "\(table.stderr)")
+        #expect(table.stdout.contains("port 70000") || table.stderr.contains("port 70000"), "\(table.stdout)")
+    }
+
     @Test func oneFailingURLExitsOneAndPrintsBothLinesInOrder() async throws {
         let dir = try CLIProcess.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }

@@ -168,7 +168,10 @@ struct DownloadResumeTests {
         func entry(_ count: Int) -> ResumableDataStore.Entry {
             ResumableDataStore.Entry(data: Data(repeating: 1, count: count), validator: "\"x\"", totalLength: 1000)
         }
-        let urls = (0..<4).map { URL(string: "https://example.com/\($0).img")! }
+        let urls = (0..<4).map {
+            ResumableDataStore.Key(url: "https://example.com/\($0).img", headers: [], credential: nil,
+                                   allowsInvalidCertificates: false, handleCookies: false)
+        }
         store.store(entry(40), for: urls[0])
         store.store(entry(40), for: urls[1])
         store.store(entry(40), for: urls[2])  // evicts the oldest

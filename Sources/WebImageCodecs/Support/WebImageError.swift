@@ -45,6 +45,9 @@ public struct WebImageError: Error, Sendable, CustomStringConvertible {
         /// is, or resolves to, a loopback, private, link-local or other non-public address. Never
         /// blocks the URL and is never retried.
         case forbiddenAddress = 2010
+        /// The URL — the first request's or a redirect hop's — is not under the downloader's
+        /// `DownloaderConfig.sourceAllowList`. Never blocks the URL and is never retried.
+        case sourceNotAllowed = 2011
         /// A cache read or write failed (unwritable, vanished or full directory).
         case cacheFailure = 3000
         /// The image is not cached and the request may not load it (`fromCacheOnly`, or the
@@ -73,6 +76,7 @@ public struct WebImageError: Error, Sendable, CustomStringConvertible {
             case .connectionFailed: "connectionFailed"
             case .tlsFailure: "tlsFailure"
             case .forbiddenAddress: "forbiddenAddress"
+            case .sourceNotAllowed: "sourceNotAllowed"
             case .cacheFailure: "cacheFailure"
             case .notCached: "notCached"
             }

@@ -11,15 +11,20 @@ import Foundation
 ///   for the caller that sent them; a plain caller must get the image.
 /// - certificate verification: a caller that verifies must never receive bytes fetched with
 ///   ``WebImageOptions/allowInvalidSSLCertificates``.
+/// - the size limit (``WebImageContext/maximumResponseSize``): a caller must neither fail on
+///   another's tighter limit nor receive a body larger than its own.
 struct DownloadKey: Hashable, Sendable {
     let url: URL
     /// The validators sent as If-None-Match / If-Modified-Since; nil when there are none.
     let validators: HTTPValidators?
     let allowsInvalidCertificates: Bool
+    /// The largest body accepted, in bytes.
+    let maximumResponseSize: Int
 
-    init(url: URL, validators: HTTPValidators?, allowsInvalidCertificates: Bool) {
+    init(url: URL, validators: HTTPValidators?, allowsInvalidCertificates: Bool, maximumResponseSize: Int) {
         self.url = url
         self.validators = validators?.isEmpty == true ? nil : validators
         self.allowsInvalidCertificates = allowsInvalidCertificates
+        self.maximumResponseSize = maximumResponseSize
     }
 }

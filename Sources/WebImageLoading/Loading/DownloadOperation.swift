@@ -118,8 +118,11 @@ final class DownloadOperation: Sendable {
 
     // MARK: - Running
 
-    /// Starts the download; `ended` runs when the network part is over. False if it was cancelled first.
-    func start(ended: @escaping @Sendable (DownloadOperation) -> Void) -> Bool {
+    /// Starts the download. `networkEnded` runs when the network part is over (its slot can go to
+    /// another download), before any decode; `finished` once every caller has its result. False
+    /// if it was cancelled first.
+    func start(networkEnded: @escaping @Sendable (DownloadOperation) -> Void,
+               finished: @escaping @Sendable (DownloadOperation) -> Void) -> Bool {
         defer { callbacks.drainElsewhere() }
         return state.withLock { state in
             guard state.phase == .queued else { return false }
@@ -129,37 +132,47 @@ final class DownloadOperation: Sendable {
                 if let progress = handler.progress { callbacks.enqueue { [url] in progress(0, -1, url) } }
             }
             state.task = Task { [self] in
-                await run()
-                ended(self)
-                // The final results, inline: no hop to another thread, and the slot is already free.
-                callbacks.drainHere()
+                let outcome = await download()
+                networkEnded(self)
+                guard let outcome, beginDecoding() else {
+                    finished(self)
+                    // The final results, inline: no hop to another thread, and the slot is already free.
+                    callbacks.drainHere()
+                    return
+                }
+                // The decodes run on a dispatch thread, not on the cooperative pool.
+                DispatchQueue.global().async { [self] in
+                    decode(outcome)
+                    finished(self)
+                    callbacks.drainHere()
+                }
             }
             return true
         }
     }
 
-    private func run() async {
+    /// The exchange, retried as the plan says; nil when the download failed or was cancelled
+    /// (every caller has been told).
+    private func download() async -> FetchOutcome? {
         DownloadInstrumentation.started(url: url, logger: fetcher.logger)
         var retries = 0
         while true {
             do {
-                let outcome = try await fetcher.fetch(plan, observer: self)
-                await finish(with: outcome)
-                return
+                return try await fetcher.fetch(plan, observer: self)
             } catch {
                 let failure = DownloadErrorMapping.map(error, url: url, timeout: plan.timeout)
                 guard let delay = retryDelay(after: failure, retries: retries) else {
                     fail(failure)
-                    return
+                    return nil
                 }
                 retries += 1
-                guard beginRetry(retries) else { return }
+                guard beginRetry(retries) else { return nil }
                 DownloadInstrumentation.retrying(failure, retry: retries, delay: delay, url: url, logger: fetcher.logger)
                 do {
                     try await plan.clock.sleep(for: .nanoseconds(Int64(delay * 1e9)))
                 } catch {
                     fail(WebImageError(.cancelled, "The download was cancelled while waiting to retry.", url: url))
-                    return
+                    return nil
                 }
             }
         }
@@ -193,15 +206,20 @@ final class DownloadOperation: Sendable {
         return running
     }
 
-    private func finish(with outcome: FetchOutcome) async {
+    /// The network part succeeded: moves on to decoding unless every caller has left.
+    private func beginDecoding() -> Bool {
         let proceed = state.withLock { state -> Bool in
             state.metrics.endedAt = Date()
             guard state.phase == .running else { return false }
             state.phase = .decoding
             return true
         }
-        guard proceed else { return }
-        DownloadInstrumentation.completed(metrics: metrics, url: url, logger: fetcher.logger)
+        if proceed { DownloadInstrumentation.completed(metrics: metrics, url: url, logger: fetcher.logger) }
+        return proceed
+    }
+
+    /// Decodes the body once per distinct decode options of the callers still waiting.
+    private func decode(_ outcome: FetchOutcome) {
         if outcome.notModified {
             fail(WebImageError(.cacheNotModified, "The server answered 304: the cached copy is current.",
                                url: url, httpStatus: 304, contentType: outcome.response.contentType),

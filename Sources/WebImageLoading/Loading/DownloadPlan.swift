@@ -25,6 +25,8 @@ struct DownloadPlan: Sendable {
     var timeout: TimeInterval
     var maximumResponseSize: Int
     var maximumRedirects: Int
+    /// The prefixes every hop's URL must be under; nil admits every URL.
+    var sourceAllowList: SourceAllowList?
     var acceptableStatusCodes: Set<Int>?
     var acceptableContentTypes: Set<String>?
     var credential: DownloadCredential?

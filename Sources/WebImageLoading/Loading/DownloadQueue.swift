@@ -85,8 +85,10 @@ final class DownloadQueue: Sendable {
             return (picked, wake)
         }
         if let wake { scheduleWake(wake.0, after: wake.1) }
-        for operation in toStart where !operation.start(ended: { [self] in ended($0) }) {
-            ended(operation)
+        for operation in toStart
+        where !operation.start(networkEnded: { [self] in networkEnded($0) }, finished: { [self] in finished($0) }) {
+            networkEnded(operation)
+            finished(operation)
         }
     }
 
@@ -120,15 +122,22 @@ final class DownloadQueue: Sendable {
         return best?.index
     }
 
-    /// A running download's network part is over: free its slot and start the next.
-    private func ended(_ operation: DownloadOperation) {
+    /// A running download's network part is over: free its slot and start the next. Callers may
+    /// still join it while it decodes.
+    private func networkEnded(_ operation: DownloadOperation) {
         state.withLock { state in
             state.running -= 1
             let host = state.runningPerHost[operation.host, default: 1] - 1
             state.runningPerHost[operation.host] = host > 0 ? host : nil
-            if state.operations[operation.key] === operation { state.operations[operation.key] = nil }
         }
         pump()
+    }
+
+    /// A download has delivered every result: a later caller starts a new one.
+    private func finished(_ operation: DownloadOperation) {
+        state.withLock { state in
+            if state.operations[operation.key] === operation { state.operations[operation.key] = nil }
+        }
     }
 
     /// The last caller of `operation` cancelled: forget it now (its slot frees when its task ends).

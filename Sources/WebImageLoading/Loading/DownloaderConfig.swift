@@ -71,6 +71,12 @@ public struct DownloaderConfig: Sendable {
     /// another one (DNS rebinding). ``RestrictedRange`` lists what is refused. Read when the
     /// downloader is created.
     public var addressPolicy: AddressPolicy?
+    /// The URLs this downloader may request, for a server that fetches URLs it is given: with a
+    /// list, the first request's URL and every redirect hop's must be under one of its prefixes,
+    /// compared by scheme, host, port and path (see ``SourceAllowList``); a URL outside it fails
+    /// with ``WebImageError/Code/sourceNotAllowed`` before anything connects. Nil (the default)
+    /// admits every URL.
+    public var sourceAllowList: SourceAllowList?
     /// How the safe-fetch guard resolves host names (used only with ``addressPolicy``); the
     /// system resolver by default. Read when the downloader is created.
     public var hostResolver: any HostResolving = SystemHostResolver()

@@ -81,6 +81,10 @@ final class GuardedClients: Sendable {
         }
         if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
         let port = parsed.port ?? (parsed.scheme?.lowercased() == "https" ? 443 : 80)
+        // SocketAddress traps on a port outside 0…65535.
+        guard (1...65535).contains(port) else {
+            throw WebImageError(.invalidURL, "The URL's port \(port) is not from 1 to 65535.", url: url)
+        }
         if (try? SocketAddress(ipAddress: host, port: port)) != nil, let literal = IPAddress(host) {
             try check([literal], host: host, port: port, url: url)
             return ClientLease(client: direct)

@@ -10,8 +10,8 @@ extension HTTPFetcher {
     enum ResumeAnswer: Equatable {
         /// A 206 for exactly the missing bytes: append them to the stored ones.
         case append
-        /// A 416, or a 206 for other bytes or another representation: drop the stored bytes and
-        /// ask again without a range.
+        /// A 416, or a 206 for other bytes, another representation or with a `Content-Length`
+        /// that is not its range's: drop the stored bytes and ask again without a range.
         case startOver
         /// Any other answer (a 200 because `If-Range` no longer matched): a whole body follows.
         case wholeBody
@@ -20,7 +20,7 @@ extension HTTPFetcher {
     /// The stored partial body `plan` can continue from, taken out of the store (used once).
     func takeResumableBody(for plan: DownloadPlan) -> ResumableDataStore.Entry? {
         guard plan.allowsResume else { return nil }
-        return resumables.take(for: plan.request.url)
+        return resumables.take(for: plan.resumeKey)
     }
 
     /// Judges `response` to a ranged request that continues `entry`.
@@ -29,8 +29,14 @@ extension HTTPFetcher {
         case 206:
             guard let range = response.headers.first(name: "Content-Range").flatMap(ContentRange.init),
                   range.continues(entry) else { return .startOver }
-            // The server's ETag, when it sends one with a stored ETag, must be the same representation.
-            if entry.validator.hasPrefix("\""), let etag = response.headers.first(name: "ETag"), etag != entry.validator {
+            // A body whose declared length is not the range's would be spliced short or long.
+            if let declared = response.headers.first(name: "Content-Length") {
+                guard let length = Int64(declared.trimmingCharacters(in: .whitespaces)),
+                      length == range.last - range.first + 1 else { return .startOver }
+            }
+            // The server's validator, when it sends the kind stored, must name the same representation.
+            let strong = entry.validator.hasPrefix("\"")
+            if let current = response.headers.first(name: strong ? "ETag" : "Last-Modified"), current != entry.validator {
                 return .startOver
             }
             return .append
@@ -51,7 +57,7 @@ extension HTTPFetcher {
               let validator = ResumableDataStore.Entry.validator(of: response) ?? resumed?.validator else { return }
         let bytes = body.snapshot().withUnsafeBytes { Data($0) }
         let entry = ResumableDataStore.Entry(data: bytes, validator: validator, totalLength: totalLength)
-        guard resumables.store(entry, for: plan.request.url) else { return }
+        guard resumables.store(entry, for: plan.resumeKey) else { return }
         logger.debug("kept a partial body to resume", metadata: [
             "url": "\(plan.request.url)", "bytes": "\(bytes.count)",
         ])
@@ -59,6 +65,15 @@ extension HTTPFetcher {
 }
 
 extension DownloadPlan {
+    /// What a partial body of this download is kept under: its URL and everything about the
+    /// request that can change the body the server sends.
+    var resumeKey: ResumableDataStore.Key {
+        ResumableDataStore.Key(
+            url: request.url.absoluteString,
+            headers: request.headers.map { $0.name.lowercased() + ":" + $0.value }.sorted(),
+            credential: credential, allowsInvalidCertificates: allowInvalidCertificates, handleCookies: handleCookies)
+    }
+
     /// GET without conditional or range headers of its own: a stored partial body may be resumed.
     var allowsResume: Bool {
         guard request.method.uppercased() == "GET" else { return false }

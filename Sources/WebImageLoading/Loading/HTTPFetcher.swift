@@ -40,6 +40,12 @@ final class HTTPFetcher: Sendable {
         var resume = takeResumableBody(for: plan)
         while true {
             try Task.checkCancellation()
+            // Before any socket code sees the URL (a redirect hop's was checked when it was read).
+            _ = try URLOrigin(validating: request.url)
+            if let allowList = plan.sourceAllowList, !allowList.admits(request.url) {
+                throw WebImageError(.sourceNotAllowed,
+                    "The URL \(request.url.absoluteString) is not under an allowed source.", url: request.url)
+            }
             let sameOrigin = Self.origin(of: request.url) == firstOrigin
             let sendCredential = sameOrigin && (answeredChallenge
                 || authOrigins.withLock { $0.contains(firstOrigin) })
@@ -57,7 +63,7 @@ final class HTTPFetcher: Sendable {
                 await exchange.discard()
                 redirects += 1
                 request = try redirected(request, to: location, status: status, count: redirects,
-                                         limit: plan.maximumRedirects, visited: &visited)
+                                         plan: plan, visited: &visited)
                 logger.debug("redirect", metadata: ["status": "\(status)", "to": "\(request.url)"])
                 continue
             }
@@ -133,13 +139,23 @@ final class HTTPFetcher: Sendable {
 
     /// The request to send after a redirect to `location`, or a ``WebImageError/Code/tooManyRedirects``.
     private func redirected(_ request: ImageDownloadRequest, to location: String, status: Int, count: Int,
-                            limit: Int, visited: inout Set<String>) throws -> ImageDownloadRequest {
-        guard let next = URL(string: location, relativeTo: request.url)?.absoluteURL,
-              let scheme = next.scheme?.lowercased(), scheme == "http" || scheme == "https",
-              next.host?.isEmpty == false else {
+                            plan: DownloadPlan, visited: inout Set<String>) throws -> ImageDownloadRequest {
+        let limit = plan.maximumRedirects
+        guard let next = URL(string: location, relativeTo: request.url)?.absoluteURL else {
             throw WebImageError(.invalidDownloadResponse,
-                "The server redirected to \"\(location)\", which is not an http(s) URL.", url: request.url,
+                "The server redirected to \"\(location.prefix(512))\", which is not a URL.", url: request.url,
                 httpStatus: status)
+        }
+        do {
+            _ = try URLOrigin(validating: next)
+        } catch {
+            throw WebImageError(.invalidDownloadResponse,
+                "The server redirected to an invalid URL: \(error.message)", url: request.url, httpStatus: status)
+        }
+        if let allowList = plan.sourceAllowList, !allowList.admits(next) {
+            throw WebImageError(.sourceNotAllowed,
+                "The server redirected to \(next.absoluteString), which is not under an allowed source.",
+                url: request.url, httpStatus: status)
         }
         if count > limit {
             throw WebImageError(.tooManyRedirects, "More than \(limit) redirects; the last went to \(next.absoluteString).",

@@ -162,13 +162,23 @@ public final class ImageDownloader: ImageLoading {
             completion(.failure(WebImageError(.invalidURL, "Only http(s) URLs with a host can be downloaded.", url: url)))
             return nil
         }
+        do {
+            _ = try URLOrigin(validating: url)
+        } catch {
+            completion(.failure(error))
+            return nil
+        }
         let handler = DownloadHandler(
             id: handlerIDs.add(1, ordering: .relaxed).newValue,
             decodeOptions: LoaderDecoding.decodeOptions(url: url, options: options, context: context),
             priority: DownloadPriority(options), progress: progress, completion: completion)
-        let insecure = options.contains(.allowInvalidSSLCertificates)
-            || settings.withLock { $0.config.allowInvalidSSLCertificates }
-        let key = DownloadKey(url: url, validators: context.validators, allowsInvalidCertificates: insecure)
+        let (configInsecure, configLimit) = settings.withLock {
+            ($0.config.allowInvalidSSLCertificates, $0.config.maximumResponseSize)
+        }
+        let insecure = options.contains(.allowInvalidSSLCertificates) || configInsecure
+        let limit = min(configLimit, context.maximumResponseSize ?? .max)
+        let key = DownloadKey(url: url, validators: context.validators, allowsInvalidCertificates: insecure,
+                              maximumResponseSize: max(0, limit))
         if let operation = queue.join(key, handler) {
             DownloadInstrumentation.coalesced(url: url, logger: fetcher.logger)
             return ImageDownloadToken(url: url, operation: operation, handlerID: handler.id, queue: queue)
@@ -209,9 +219,15 @@ public final class ImageDownloader: ImageLoading {
         guard canRequest(request.url) else {
             return .failure(WebImageError(.invalidURL, "The modified request's URL is not http(s).", url: request.url))
         }
+        do {
+            _ = try URLOrigin(validating: request.url)
+        } catch {
+            return .failure(error)
+        }
         return .success(DownloadPlan(
             request: request, timeout: config.effectiveTimeout,
-            maximumResponseSize: config.maximumResponseSize, maximumRedirects: max(0, config.maximumRedirects),
+            maximumResponseSize: key.maximumResponseSize, maximumRedirects: max(0, config.maximumRedirects),
+            sourceAllowList: config.sourceAllowList,
             acceptableStatusCodes: config.acceptableStatusCodes,
             acceptableContentTypes: config.acceptableContentTypes, credential: config.basicCredential,
             handleCookies: options.contains(.handleCookies),

@@ -3,7 +3,7 @@ import Foundation
 import Synchronization
 
 /// The bytes of downloads that ended part-way, kept so the next attempt (a retry, or the next load
-/// of the URL) asks only for the rest with `Range` and `If-Range`. Bounded by a byte budget; the
+/// of the URL with the same request) asks only for the rest with `Range` and `If-Range`. Bounded by a byte budget; the
 /// least recently stored entries go first, and a body larger than the whole budget is not kept.
 final class ResumableDataStore: Sendable {
     /// A partial body and what identifies the representation it belongs to.
@@ -15,8 +15,19 @@ final class ResumableDataStore: Sendable {
         let totalLength: Int64?
     }
 
+    /// What an entry is kept under: the request it was the answer to, so that only the same
+    /// request (URL, header fields, credential, TLS verification, cookie handling) continues it.
+    struct Key: Hashable, Sendable {
+        let url: String
+        /// `name:value` of every header field, names lowercased, sorted.
+        let headers: [String]
+        let credential: DownloadCredential?
+        let allowsInvalidCertificates: Bool
+        let handleCookies: Bool
+    }
+
     private struct State {
-        var entries: [String: (entry: Entry, order: UInt64)] = [:]
+        var entries: [Key: (entry: Entry, order: UInt64)] = [:]
         var bytes = 0
         var clock: UInt64 = 0
     }
@@ -27,30 +38,30 @@ final class ResumableDataStore: Sendable {
     /// A store holding at most `budget` bytes (0 keeps nothing).
     init(budget: Int) { self.budget = max(0, budget) }
 
-    /// Removes and returns the entry for `url`.
-    func take(for url: URL) -> Entry? {
+    /// Removes and returns the entry for `key`.
+    func take(for key: Key) -> Entry? {
         guard budget > 0 else { return nil }
         return state.withLock { state in
-            guard let stored = state.entries.removeValue(forKey: url.absoluteString) else { return nil }
+            guard let stored = state.entries.removeValue(forKey: key) else { return nil }
             state.bytes -= stored.entry.data.count
             return stored.entry
         }
     }
 
-    /// Keeps `entry` for `url`, evicting the oldest entries to stay within the budget. False when
+    /// Keeps `entry` for `key`, evicting the oldest entries to stay within the budget. False when
     /// the entry is larger than the whole budget (or empty) and was not kept.
     @discardableResult
-    func store(_ entry: Entry, for url: URL) -> Bool {
+    func store(_ entry: Entry, for key: Key) -> Bool {
         guard entry.data.count <= budget, !entry.data.isEmpty else { return false }
         return state.withLock { state in
-            if let old = state.entries.removeValue(forKey: url.absoluteString) { state.bytes -= old.entry.data.count }
+            if let old = state.entries.removeValue(forKey: key) { state.bytes -= old.entry.data.count }
             while state.bytes + entry.data.count > budget,
                   let oldest = state.entries.min(by: { $0.value.order < $1.value.order }) {
                 state.entries[oldest.key] = nil
                 state.bytes -= oldest.value.entry.data.count
             }
             state.clock += 1
-            state.entries[url.absoluteString] = (entry, state.clock)
+            state.entries[key] = (entry, state.clock)
             state.bytes += entry.data.count
             return true
         }

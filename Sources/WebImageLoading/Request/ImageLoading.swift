@@ -59,7 +59,7 @@ extension ImageLoading {
 /// | blocks | codes |
 /// | --- | --- |
 /// | yes | 1000 invalidURL, 1001 badImageData, 1005 unsupportedFormat (the bytes cannot be decoded), 2006 tooManyRedirects, 2009 tlsFailure (SDWebImage blocks every network error outside its transient list) |
-/// | no | 2001 invalidDownloadStatusCode (a 404 or 500 may be fixed), 2002 cancelled, 2007 timedOut and 2008 connectionFailed (SDWebImage's transient network errors), 2010 forbiddenAddress (the safe-fetch guard's verdict depends on where the name resolves now and on the downloader's allow-list, not on the URL), 1004 imageTooLarge and 2005 responseTooLarge (another request's limits or thumbnail size may succeed), 2000, 2003, 2004, 1002, 1006, 3000, 3001, and errors of other types |
+/// | no | 2001 invalidDownloadStatusCode (a 404 or 500 may be fixed), 2002 cancelled, 2007 timedOut and 2008 connectionFailed (SDWebImage's transient network errors), 2010 forbiddenAddress (the safe-fetch guard's verdict depends on where the name resolves now and on the downloader's allow-list, not on the URL), 2011 sourceNotAllowed (the allow-list is the downloader's setting, not the URL's), 1004 imageTooLarge and 2005 responseTooLarge (another request's limits or thumbnail size may succeed), 2000, 2003, 2004, 1002, 1006, 3000, 3001, and errors of other types |
 public enum ImageLoadBlockRule {
     /// The codes that block: a failure that would repeat on the next try.
     public static let blockingCodes: Set<WebImageError.Code> = [

@@ -56,6 +56,7 @@ public struct WebImageContext: Sendable {
         var responseModifier: DownloadResponseModifier? = nil
         var decryptor: DownloadDecryptor? = nil
         var retryStrategy: RetryStrategy? = nil
+        var maximumResponseSize: Int? = nil
         var validators: HTTPValidators? = nil
         var decodeOptions: DecodeOptions? = nil
         var animatedImageFactory: (any AnimatedImageFactory)? = nil
@@ -89,6 +90,7 @@ public struct WebImageContext: Sendable {
             copy.responseModifier = responseModifier
             copy.decryptor = decryptor
             copy.retryStrategy = retryStrategy
+            copy.maximumResponseSize = maximumResponseSize
             copy.validators = validators
             copy.decodeOptions = decodeOptions
             copy.animatedImageFactory = animatedImageFactory
@@ -241,6 +243,14 @@ public struct WebImageContext: Sendable {
     public var retryStrategy: RetryStrategy? {
         get { storage.retryStrategy }
         set { mutableStorage().retryStrategy = newValue }
+    }
+    /// The largest body this request's download accepts, in bytes: it tightens
+    /// ``DownloaderConfig/maximumResponseSize`` (never loosens it), checked from Content-Length and
+    /// while streaming, failing with ``WebImageError/Code/responseTooLarge``. Callers with different
+    /// limits never share a download. Nil uses the downloader's.
+    public var maximumResponseSize: Int? {
+        get { storage.maximumResponseSize }
+        set { mutableStorage().maximumResponseSize = newValue }
     }
     /// Validators of a cached copy: the downloader sends If-None-Match / If-Modified-Since and
     /// reports 304 as ``WebImageError/Code/cacheNotModified`` with the response's new validators.

@@ -47,6 +47,8 @@ public struct ServerError: Error, Sendable, Equatable {
         case .forbiddenAddress:
             self.init(status: 403, name: "source_forbidden",
                       message: "The source \(source) resolves to an address this server may not fetch: \(error.message)")
+        case .sourceNotAllowed:
+            self.init(status: 403, name: "source_not_allowed", message: "The source \(source) is not allowed: \(error.message)")
         case .invalidDownloadStatusCode where error.httpStatus == 404 || error.httpStatus == 410:
             self.init(status: 404, name: "source_not_found", message: "The source \(source) was not found (HTTP \(error.httpStatus!)).")
         case .invalidDownloadStatusCode, .invalidDownloadResponse, .connectionFailed, .tlsFailure, .tooManyRedirects,

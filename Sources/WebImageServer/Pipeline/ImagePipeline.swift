@@ -25,6 +25,8 @@ final class ImagePipeline: Sendable {
     let shared: SharedTier?
     /// The settings that change a result's bytes, as the tag ending every result key.
     let recipe: String
+    /// Which sources may be fetched or served from the caches.
+    let sources: SourceCheck
     private let jobs = SharedJobs<ServedImage>()
 
     init(configuration: ServerConfiguration, logger: Logger, metrics: ServerMetrics) throws {
@@ -45,6 +47,8 @@ final class ImagePipeline: Sendable {
         download.maximumResponseSize = configuration.maxSourceBytes
         download.retryStrategy = configuration.sourceRetries > 0 ? RetryStrategy(maxRetries: configuration.sourceRetries) : nil
         download.addressPolicy = configuration.allowPrivateSources ? nil : AddressPolicy()
+        sources = try SourceCheck(allowedSources: configuration.allowedSources, addressPolicy: download.addressPolicy)
+        download.sourceAllowList = sources.allowList
         download.maxConcurrentDownloads = max(download.maxConcurrentDownloads, configuration.workers * 2)
         downloader = ImageDownloader(config: download)
         var cacheConfig = ImageCacheConfig()
@@ -210,19 +214,9 @@ final class ImagePipeline: Sendable {
                     negotiated: negotiated, ttl: configuration.ttl, varyAccept: negotiated || configuration.autoWebP || configuration.autoAVIF)
     }
 
-    /// The source URL if this server may fetch it: http(s), and under an allowed prefix when a
-    /// list is configured.
+    /// The source URL if this server may fetch it, or serve it from a cache (see ``SourceCheck``).
     private func checkedSource(_ source: String) throws -> URL {
-        guard let url = URL(string: source), let scheme = url.scheme?.lowercased(),
-              scheme == "http" || scheme == "https", url.host?.isEmpty == false else {
-            throw ServerError.badRequest("invalid_source", "The source \"\(source)\" is not an http(s) URL.")
-        }
-        if !configuration.allowedSources.isEmpty,
-           !configuration.allowedSources.contains(where: { source.hasPrefix($0) }) {
-            throw ServerError(status: 403, name: "source_not_allowed",
-                              message: "The source \(source) is not under an allowed prefix.")
-        }
-        return url
+        try sources.checked(source)
     }
 
     private func make(_ parsed: ParsedImageURL, source: URL, format: ImageFormat?,
@@ -242,7 +236,7 @@ final class ImagePipeline: Sendable {
                               negotiated: Bool, key: String) async throws -> ServedImage {
         try await limiter.admit {
             let started = ContinuousClock.now
-            let data = try await sourceData(source)
+            let data = try await sourceData(source, maxBytes: parsed.options.maxSourceFileSize)
             let fetched = ContinuousClock.now
             metrics.record(.download, fetched - started)
             return try await limiter.run {
@@ -300,9 +294,13 @@ final class ImagePipeline: Sendable {
     }
 
     /// The source's bytes: from the source cache on disk, else downloaded (once for every request
-    /// that wants them at the same time) and kept there.
-    private func sourceData(_ source: URL) async throws -> Data {
+    /// that wants them at the same time) and kept there. `maxBytes` (the URL's `max_src_file_size`;
+    /// 0 or nil for none) tightens `--max-src-bytes`: the download stops there, and a cached
+    /// source over it is refused too (413).
+    private func sourceData(_ source: URL, maxBytes: Int?) async throws -> Data {
+        let limit = maxBytes.flatMap { $0 > 0 ? $0 : nil }
         var context = WebImageContext()
+        context.maximumResponseSize = limit
         context.imageCoder = SourceBytesCoder(coders: coders)
         // The source's own bytes are cached on disk under its URL; the stand-in for its image is
         // never encoded (its coder refuses) nor kept in memory.
@@ -319,6 +317,10 @@ final class ImagePipeline: Sendable {
         }
         guard let data = result.data, !data.isEmpty else {
             throw ServerError(WebImageError(.badImageData, "The source gave no image."), source: source.absoluteString)
+        }
+        if let limit, data.count > limit {
+            throw ServerError(status: 413, name: "source_too_large",
+                              message: "The source is \(data.count) bytes, over max_src_file_size (\(limit) bytes).")
         }
         return data
     }

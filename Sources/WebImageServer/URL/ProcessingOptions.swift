@@ -120,7 +120,8 @@ public struct ProcessingOptions: Sendable, Hashable {
     public var stripMetadata = true
     /// A per-request source resolution limit in megapixels (only in signed URLs).
     public var maxSourceResolution: Double?
-    /// A per-request source size limit in bytes (only in signed URLs).
+    /// A per-request source size limit in bytes (only in signed URLs): it tightens the server's
+    /// limit, never loosens it; 0 sets none.
     public var maxSourceFileSize: Int?
 
     public init() {}
