@@ -52,7 +52,7 @@ final class ImagePipeline: Sendable {
             .appendingPathComponent("webimage-serve-\(ProcessInfo.processInfo.processIdentifier)"), config: cacheConfig)
         if let redis = configuration.sharedCache, !configuration.noCache {
             let tier = SharedTier(configuration: redis, ttl: configuration.sharedCacheTTL,
-                                  leaseWait: configuration.sharedCacheLeaseWait, logger: logger)
+                                  leaseWait: configuration.sharedCacheLeaseWait, limiter: limiter, logger: logger)
             shared = tier
             manager = ImageManager(cache: tier.tiered(over: cache), loader: downloader)
         } else {
