@@ -48,6 +48,8 @@ let package = Package(
         // BMP and ICO bitmaps, through gdk-pixbuf's loaders for exactly those formats.
         .systemLibrary(name: "CGdkPixbuf", pkgConfig: "gdk-pixbuf-2.0", providers: [.apt(["libgdk-pixbuf-2.0-dev"])]),
         .systemLibrary(name: "CXattr"),
+        // zlib, for the CRC-32 that checks a durable disk cache entry is whole.
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // Redis's own C client, for the shared cache tier (Debian 12: hiredis 0.14, no hiredis_ssl).
         .systemLibrary(name: "CHiredis", pkgConfig: "hiredis", providers: [.apt(["libhiredis-dev"])]),
         // Colour management: embedded ICC profiles converted to sRGB.
@@ -68,7 +70,7 @@ let package = Package(
         .target(
             name: "WebImageLoading",
             dependencies: [
-                "WebImageCodecs", "CXattr",
+                "WebImageCodecs", "CXattr", "CZlib",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),

@@ -152,7 +152,7 @@ struct DiskCacheExpiryTests {
         for i in 0..<5 { try cache.setData(diskCacheBytes(1000), forKey: "k\(i)") }
         #expect(cache.data(forKey: "k1") != nil)
         let before = DiskCacheFileSystem.info(atPath: cache.cachePath(forKey: "k1"))?.accessDate
-        cache.state.withLock { cache.trimToSizeLimit(&$0) }  // the background trim, run inline
+        cache.trimToSizeLimit()  // the background trim, run inline
         #expect(cache.entryFileNames == [DiskCacheFileName.name(forKey: "k1")])
         #expect(DiskCacheFileSystem.info(atPath: cache.cachePath(forKey: "k1"))?.accessDate == before)
     }

@@ -6,26 +6,38 @@ import Foundation
 extension DiskCache {
     /// Rescans the directory, deletes entries older than `maxDiskAge`, then trims to the size limit.
     public func removeExpiredData() {
-        state.withLock { state in
-            // The one place that always rescans: it also picks up other processes' writes and removes.
-            rescan(&state)
-            if config.maxDiskAge >= 0 {
-                let cutoff = Date().timeIntervalSince1970 - config.maxDiskAge
-                for name in state.index?.entries.filter({ $0.value.date <= cutoff }).map(\.key) ?? [] {
-                    removeEntry(named: name, state: &state)
-                }
-            }
-            trimToSizeLimit(&state)
+        // The one place that always rescans: it also picks up other processes' writes and removes.
+        rescan()
+        let expired: [String] = state.withLock { state in
+            guard config.maxDiskAge >= 0, let index = state.index else { return [] }
+            let cutoff = Date().timeIntervalSince1970 - config.maxDiskAge
+            let names = index.entries.filter { $0.value.date <= cutoff }.map(\.key)
+            for name in names { state.remove(name) }
+            return names
         }
+        deleteFiles(ofEntries: expired)
+        trimToSizeLimit()
     }
 
     /// A background trim rescans first when the index is older than this (seconds).
     static let backgroundRescanAge: TimeInterval = 60
 
-    /// Rebuilds the index from the directory.
-    func rescan(_ state: inout State) {
-        state.index = scanDirectory()
-        state.indexScannedAt = Date().timeIntervalSince1970
+    /// Scans the directory when the index is not loaded.
+    func loadIndexIfNeeded() {
+        if state.withLock({ $0.index == nil }) { rescan() }
+    }
+
+    /// Rebuilds the index from the directory. The directory is listed without the lock; the
+    /// changes made meanwhile are replayed onto the result before it becomes the index.
+    func rescan() {
+        let ticket = state.withLock { $0.scans.begin() }
+        let scanned = scanDirectory()
+        let now = Date().timeIntervalSince1970
+        state.withLock { state in
+            guard let index = state.scans.finish(ticket, scanned: scanned) else { return }
+            state.index = index
+            state.indexScannedAt = now
+        }
     }
 
     /// Lists the directory once and builds an index of its entries: every regular, non-hidden file.
@@ -37,6 +49,7 @@ extension DiskCache {
         let now = Date().timeIntervalSince1970
         var sidecars: [String] = []
         for name in DiskCacheFileSystem.contentsOfDirectory(atPath: directoryPath) ?? [] {
+            scanObserver?(name)
             let path = path(forName: name)
             if name.hasPrefix(DiskCacheFileSystem.temporaryPrefix) {
                 if let info = DiskCacheFileSystem.info(atPath: path),
@@ -77,24 +90,35 @@ extension DiskCache {
     func scheduleTrim(after delay: TimeInterval) {
         DispatchQueue.global(qos: .utility).asyncAfter(deadline: .now() + max(0, delay)) { [weak self] in
             guard let self else { return }
-            state.withLock { state in
+            let stale = state.withLock { state in
                 state.trimScheduled = false
-                // Pick up other processes' writes now and then; trims are rare, so this scan is too.
-                if Date().timeIntervalSince1970 - state.indexScannedAt > Self.backgroundRescanAge { rescan(&state) }
-                trimToSizeLimit(&state)
+                return Date().timeIntervalSince1970 - state.indexScannedAt > Self.backgroundRescanAge
             }
+            // Pick up other processes' writes now and then; trims are rare, so this scan is too.
+            if stale { rescan() }
+            trimToSizeLimit()
         }
     }
 
     /// Deletes entries oldest first (by the expire type) until the total is strictly below
-    /// `maxDiskSize × trimRatio`, when the total is over `maxDiskSize`.
-    func trimToSizeLimit(_ state: inout State) {
-        guard isOverSizeLimit(withIndex(&state, { $0 })) else { return }
-        let target = Double(config.maxDiskSize) * min(1, max(0, config.trimRatio))
-        for name in state.index?.namesOldestFirst() ?? [] {
-            guard let total = state.index?.totalSize, Double(total) >= target else { break }
-            removeEntry(named: name, state: &state)
+    /// `maxDiskSize × trimRatio`, when the total is over `maxDiskSize`. The entries leave the
+    /// index under the lock; their files are deleted after it.
+    func trimToSizeLimit() {
+        loadIndexIfNeeded()
+        let victims: [String] = state.withLock { state in
+            guard isOverSizeLimit(state.index), let index = state.index else { return [] }
+            let target = Double(config.maxDiskSize) * min(1, max(0, config.trimRatio))
+            var total = index.totalSize
+            var names: [String] = []
+            for name in index.namesOldestFirst() {
+                guard Double(total) >= target else { break }
+                total -= index[name]?.size ?? 0
+                names.append(name)
+            }
+            for name in names { state.remove(name) }
+            return names
         }
+        deleteFiles(ofEntries: victims)
     }
 
     private func isOverSizeLimit(_ index: DiskCacheIndex?) -> Bool {

@@ -6,9 +6,12 @@ import Synchronization
 ///
 /// Files live in `<config.directory>/<config.namespace>/`, named by the MD5 of the key plus its
 /// extension (see ``cachePath(forKey:)``). Writes go to a hidden temporary file that is renamed into
-/// place, so a crash or a second process never exposes a partial entry. An in-memory index (built by
-/// one scan, then kept current) tracks sizes and access order, and a debounced background trim keeps
-/// the directory under ``DiskCacheConfig/maxDiskSize`` without any manual call.
+/// place, so a crash or a second process never exposes a partial entry; in
+/// ``DiskCacheDurability/durable`` mode they are also flushed to disk and checked on every read, so
+/// not even a power loss does. An in-memory index (built by one scan, then kept current) tracks
+/// sizes and access order, and a debounced background trim keeps the directory under
+/// ``DiskCacheConfig/maxDiskSize`` without any manual call. The index's lock is never held over
+/// file system I/O: a rescan of a large directory does not hold up reads and writes.
 ///
 /// Several processes may share a directory: each sees the others' entries on reads, and its index
 /// (hence ``totalSize`` and ``totalCount``) catches up at the next rescan — every
@@ -19,6 +22,8 @@ public final class DiskCache: DiskCaching {
     /// The directory holding the entries: `<config.directory>/<config.namespace>`.
     public let directoryPath: String
 
+    /// The index and what keeps it current; every field is read and changed under ``state``'s
+    /// lock, which is never held over file system I/O.
     struct State {
         /// nil until first needed, and after the directory was recreated.
         var index: DiskCacheIndex?
@@ -29,14 +34,47 @@ public final class DiskCache: DiskCaching {
         var trimScheduled = false
         /// Learned on the first extended-data write in automatic mode.
         var extendedAttributesSupported: Bool?
+        /// The scans running now and the index changes made since the oldest began.
+        var scans = DiskCacheScans()
+
+        /// Records `entry` for `name`, in the index and for the scans running.
+        mutating func set(_ entry: DiskCacheIndex.Entry, for name: String) {
+            index?.set(entry, for: name)
+            scans.note(.set(name, entry))
+        }
+
+        /// Forgets `name`, in the index and for the scans running.
+        mutating func remove(_ name: String) {
+            index?.remove(name)
+            scans.note(.remove(name))
+        }
+
+        /// Empties the index, and the results of the scans running.
+        mutating func clear() {
+            index = DiskCacheIndex()
+            scans.note(.clear)
+        }
+
+        /// Drops the index (the directory was recreated) and the results of the scans running.
+        mutating func invalidate() {
+            index = nil
+            scans.discardRunning()
+        }
     }
 
     let state = Mutex(State())
+    /// Called with each name a directory scan lists, before it looks at the file (tests pause scans with it).
+    let scanObserver: (@Sendable (String) -> Void)?
 
     /// A cache in `config`'s directory, which is created now if possible (and again on a later
     /// write if it is missing).
-    public init(config: DiskCacheConfig = DiskCacheConfig()) {
+    public convenience init(config: DiskCacheConfig = DiskCacheConfig()) {
+        self.init(config: config, scanObserver: nil)
+    }
+
+    init(config: DiskCacheConfig, scanObserver: (@Sendable (String) -> Void)?) {
         self.config = config
+        self.scanObserver = scanObserver
         var path = config.directory.appendingPathComponent(config.namespace, isDirectory: true).path
         while path.count > 1 && path.hasSuffix("/") { path.removeLast() }
         directoryPath = path
@@ -56,41 +94,49 @@ public final class DiskCache: DiskCaching {
     /// The bytes stored for `key`, or nil; a hit counts as an access for LRU trimming.
     public func data(forKey key: String) -> Data? {
         for name in candidateNames(forKey: key) {
-            switch DiskCacheFileSystem.readFile(atPath: path(forName: name)) {
-            case .success(let data):
-                recordAccess(toName: name)
-                return data
-            case .failure:
-                // Gone (perhaps removed by another process) or unreadable: a miss for this name. It
-                // leaves the index only if still gone now, under the lock: a write may have landed
-                // since the read (reads run beside writes), and an unreadable file still takes space.
-                state.withLock { state in
-                    guard state.index?[name] != nil, DiskCacheFileSystem.info(atPath: path(forName: name)) == nil else { return }
-                    state.index?.remove(name)
+            let path = path(forName: name)
+            switch DiskCacheFileSystem.readFileAndIdentity(atPath: path) {
+            case .success(let file):
+                if let data = checkedPayload(of: file.data) {
+                    recordAccess(toName: name)
+                    return data
                 }
+                // Cut short, changed, or written without the trailer: a miss, and gone for good.
+                DiskCacheFileSystem.removeFile(atPath: path, ifStill: file.identity)
+                forgetIfGone(name)
+            case .failure:
+                // Gone (perhaps removed by another process) or unreadable: a miss for this name.
+                forgetIfGone(name)
             }
         }
         return nil
     }
 
-    /// Writes `data` for `key` atomically (temporary file, then rename); throws when the write fails.
+    /// Writes `data` for `key` atomically (temporary file, then rename) and, in
+    /// ``DiskCacheDurability/durable`` mode, flushed to disk; throws when the write fails.
     public func setData(_ data: Data, forKey key: String) throws {
         let name = DiskCacheFileName.name(forKey: key)
         let finalPath = path(forName: name)
         let date = state.withLock { nextDate(&$0) }
-        let temporaryPath = try writeTemporaryFile(data, date: date, finalPath: finalPath)
-        let trimDelay: TimeInterval? = try state.withLock { state in
-            guard rename(temporaryPath, finalPath) == 0 else {
-                let failure = DiskCacheFileSystem.Failure()
-                DiskCacheFileSystem.removeFile(atPath: temporaryPath)
-                throw writeError(finalPath, failure)
-            }
-            // The new file has no extended attributes; drop a sidecar left by the old one too.
-            if config.extendedDataStorage != .extendedAttributes {
-                DiskCacheFileSystem.removeFile(atPath: sidecarPath(forName: name))
-            }
-            let entry = DiskCacheIndex.Entry(size: data.count, date: date, recordedAccessDate: date)
-            withIndex(&state) { $0.set(entry, for: name) }
+        let durable = config.durability == .durable
+        let trailer = durable ? DiskCacheTrailer.make(for: data) : nil
+        let temporaryPath = try writeTemporaryFile(data, trailer: trailer, date: date, finalPath: finalPath)
+        guard rename(temporaryPath, finalPath) == 0 else {
+            let failure = DiskCacheFileSystem.Failure()
+            DiskCacheFileSystem.removeFile(atPath: temporaryPath)
+            throw writeError(finalPath, failure)
+        }
+        if durable { DiskCacheFileSystem.syncDirectory(atPath: directoryPath) }
+        // The new file has no extended attributes; drop a sidecar left by the old one too.
+        if config.extendedDataStorage != .extendedAttributes {
+            DiskCacheFileSystem.removeFile(atPath: sidecarPath(forName: name))
+        }
+        loadIndexIfNeeded()
+        // Two writers of one key may record their sizes in the other order than they renamed:
+        // the index is then off by the difference until the next rescan.
+        let entry = DiskCacheIndex.Entry(size: data.count + (trailer?.count ?? 0), date: date, recordedAccessDate: date)
+        let trimDelay: TimeInterval? = state.withLock { state in
+            state.set(entry, for: name)
             return claimTrim(&state)
         }
         if let trimDelay { scheduleTrim(after: trimDelay) }
@@ -98,38 +144,40 @@ public final class DiskCache: DiskCaching {
 
     /// Deletes `key`'s entry and its extended data, if any.
     public func removeData(forKey key: String) {
+        let names = candidateNames(forKey: key)
+        deleteFiles(ofEntries: names)
         state.withLock { state in
-            for name in candidateNames(forKey: key) { removeEntry(named: name, state: &state) }
+            for name in names { state.remove(name) }
         }
     }
 
     /// Deletes every entry in this cache's directory.
     public func removeAll() {
-        state.withLock { state in
-            let now = Date().timeIntervalSince1970
-            for name in DiskCacheFileSystem.contentsOfDirectory(atPath: directoryPath) ?? [] {
-                let path = path(forName: name)
-                // Leave other writers' fresh temporary files alone: their renames are still to come.
-                if name.hasPrefix(DiskCacheFileSystem.temporaryPrefix),
-                   let info = DiskCacheFileSystem.info(atPath: path),
-                   now - info.modificationDate < DiskCacheConfig.staleTemporaryFileAge { continue }
-                if !DiskCacheFileSystem.removeFile(atPath: path) {
-                    try? FileManager.default.removeItem(atPath: path)  // a stray directory
-                }
+        let now = Date().timeIntervalSince1970
+        for name in DiskCacheFileSystem.contentsOfDirectory(atPath: directoryPath) ?? [] {
+            let path = path(forName: name)
+            // Leave other writers' fresh temporary files alone: their renames are still to come.
+            if name.hasPrefix(DiskCacheFileSystem.temporaryPrefix),
+               let info = DiskCacheFileSystem.info(atPath: path),
+               now - info.modificationDate < DiskCacheConfig.staleTemporaryFileAge { continue }
+            if !DiskCacheFileSystem.removeFile(atPath: path) {
+                try? FileManager.default.removeItem(atPath: path)  // a stray directory
             }
-            try? DiskCacheFileSystem.createDirectory(atPath: directoryPath)
-            state.index = DiskCacheIndex()
         }
+        try? DiskCacheFileSystem.createDirectory(atPath: directoryPath)
+        state.withLock { $0.clear() }
     }
 
     /// Bytes held by the entries, from the index (scanned on first use).
     public var totalSize: Int {
-        state.withLock { state in withIndex(&state) { $0.totalSize } }
+        loadIndexIfNeeded()
+        return state.withLock { $0.index?.totalSize ?? 0 }
     }
 
     /// Number of entries, from the index (scanned on first use).
     public var totalCount: Int {
-        state.withLock { state in withIndex(&state) { $0.count } }
+        loadIndexIfNeeded()
+        return state.withLock { $0.index?.count ?? 0 }
     }
 
     // MARK: - Helpers shared by the extensions
@@ -151,23 +199,21 @@ public final class DiskCache: DiskCaching {
         candidateNames(forKey: key).first { DiskCacheFileSystem.info(atPath: path(forName: $0))?.isRegularFile == true }
     }
 
-    /// Runs `body` on the index, scanning the directory first if it is not loaded.
-    func withIndex<Result>(_ state: inout State, _ body: (inout DiskCacheIndex) -> Result) -> Result {
-        if state.index == nil { rescan(&state) }
-        return body(&state.index!)
-    }
-
     /// Now, but strictly after every date handed out before.
     func nextDate(_ state: inout State) -> Double {
         state.lastDate = max(Date().timeIntervalSince1970, state.lastDate + 0.000_001)
         return state.lastDate
     }
 
-    /// Deletes an entry's file and its sidecar and forgets it.
-    func removeEntry(named name: String, state: inout State) {
-        DiskCacheFileSystem.removeFile(atPath: path(forName: name))
-        DiskCacheFileSystem.removeFile(atPath: sidecarPath(forName: name))
-        state.index?.remove(name)
+    /// Deletes the files (entry and sidecar) of entries already taken out of the index.
+    ///
+    /// Runs outside the lock: a write of one of these names landing meanwhile may be deleted too,
+    /// which leaves a miss and an index entry that the next failed read or rescan drops.
+    func deleteFiles(ofEntries names: [String]) {
+        for name in names {
+            DiskCacheFileSystem.removeFile(atPath: path(forName: name))
+            DiskCacheFileSystem.removeFile(atPath: sidecarPath(forName: name))
+        }
     }
 
     func writeError(_ path: String, _ failure: DiskCacheFileSystem.Failure) -> WebImageError {
@@ -176,11 +222,22 @@ public final class DiskCache: DiskCaching {
 
     // MARK: - Private
 
+    /// The stored bytes in an entry file: all of it in ``DiskCacheDurability/atomic`` mode; the
+    /// bytes before a matching trailer in ``DiskCacheDurability/durable`` mode, else nil.
+    private func checkedPayload(of file: Data) -> Data? {
+        switch config.durability {
+        case .atomic: file
+        case .durable: DiskCacheTrailer.payload(of: file)
+        }
+    }
+
     /// Writes the temporary file, recreating the directory once if it vanished.
-    private func writeTemporaryFile(_ data: Data, date: Double, finalPath: String) throws -> String {
+    private func writeTemporaryFile(_ data: Data, trailer: Data?, date: Double, finalPath: String) throws -> String {
+        let sync = config.durability == .durable
         let failure: DiskCacheFileSystem.Failure
         do {
-            return try DiskCacheFileSystem.writeTemporaryFile(data, inDirectory: directoryPath, date: date)
+            return try DiskCacheFileSystem.writeTemporaryFile(data, trailer: trailer, inDirectory: directoryPath,
+                                                              date: date, sync: sync)
         } catch {
             failure = error
         }
@@ -190,33 +247,50 @@ public final class DiskCache: DiskCaching {
         } catch {
             throw WebImageError(.cacheFailure, "Could not create the disk cache directory \(directoryPath): \(error.text) (errno \(error.code)).")
         }
-        state.withLock { $0.index = nil }  // The directory is new: rescan it when next needed.
+        state.withLock { $0.invalidate() }  // The directory is new: rescan it when next needed.
         do {
-            return try DiskCacheFileSystem.writeTemporaryFile(data, inDirectory: directoryPath, date: date)
+            return try DiskCacheFileSystem.writeTemporaryFile(data, trailer: trailer, inDirectory: directoryPath,
+                                                              date: date, sync: sync)
         } catch {
             throw writeError(finalPath, error)
         }
     }
 
+    /// Forgets `name` when its file is gone (a failed read). A write landing between the check
+    /// and the lock leaves its entry out of the index until a read or rescan finds it again.
+    private func forgetIfGone(_ name: String) {
+        guard DiskCacheFileSystem.info(atPath: path(forName: name)) == nil else { return }
+        state.withLock { $0.remove(name) }
+    }
+
     /// Notes a read: moves the entry to the front of the LRU order, and records the access date on
     /// disk (throttled) so the order survives a restart without relying on the mount's atime.
     private func recordAccess(toName name: String) {
-        state.withLock { state in
+        loadIndexIfNeeded()
+        let path = path(forName: name)
+        // Decided under the lock, written to the file after it.
+        let (date, known, records) = state.withLock { state -> (Double, Bool, Bool) in
             let date = nextDate(&state)
-            withIndex(&state) { index in
-                let path = path(forName: name)
-                // Written by another process since the scan, or removed since the read: check the disk.
-                guard var entry = index[name] ?? DiskCacheFileSystem.info(atPath: path).map({
-                    DiskCacheIndex.Entry(size: $0.size, date: date, recordedAccessDate: 0)
-                }) else { return }
-                let records = date - entry.recordedAccessDate >= config.accessDateUpdateInterval
-                if records, DiskCacheFileSystem.setAccessDate(date, atPath: path) {
-                    entry.recordedAccessDate = date
-                    if config.expireType == .changeDate { entry.date = date }
-                }
-                if config.expireType == .accessDate { entry.date = date }
-                index.set(entry, for: name)
+            guard var entry = state.index?[name] else { return (date, false, false) }
+            let records = date - entry.recordedAccessDate >= config.accessDateUpdateInterval
+            if records {
+                entry.recordedAccessDate = date
+                if config.expireType == .changeDate { entry.date = date }
             }
+            if config.expireType == .accessDate { entry.date = date }
+            state.set(entry, for: name)
+            return (date, true, records)
+        }
+        if known {
+            if records { DiskCacheFileSystem.setAccessDate(date, atPath: path) }
+            return
+        }
+        // Written by another process since the scan (or removed since the read): ask the disk.
+        guard let info = DiskCacheFileSystem.info(atPath: path) else { return }
+        DiskCacheFileSystem.setAccessDate(date, atPath: path)
+        state.withLock { state in
+            guard state.index != nil, state.index?[name] == nil else { return }
+            state.set(DiskCacheIndex.Entry(size: info.size, date: date, recordedAccessDate: date), for: name)
         }
     }
 }

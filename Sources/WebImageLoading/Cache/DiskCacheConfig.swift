@@ -25,6 +25,20 @@ public enum DiskCacheExtendedDataStorage: Sendable, Hashable {
     case sidecarFiles
 }
 
+/// What a ``DiskCache`` write promises when the machine crashes or loses power, and what a read checks.
+public enum DiskCacheDurability: Sendable, Hashable, CaseIterable {
+    /// A temporary file renamed into place: readers and other processes never see a half-written
+    /// entry, but after a power loss the file system may keep an entry whose bytes were not all on
+    /// disk yet. Entry files hold exactly the stored bytes.
+    case atomic
+    /// ``atomic``, and also: the temporary file is flushed to disk (`fsync`) before the rename and
+    /// the directory after it, and each entry file ends with a 16-byte trailer holding the length
+    /// and CRC-32 of the bytes before it. A read that finds a file cut short, changed, or without
+    /// the trailer (written in ``atomic`` mode, or by a version before this mode) treats it as a
+    /// miss and deletes it. Costs two `fsync` calls per write and a CRC-32 pass per read.
+    case durable
+}
+
 /// Settings for a ``DiskCache``. The defaults suit an app cache; all are plain values.
 public struct DiskCacheConfig: Sendable {
     /// The root directory; entries live in `<directory>/<namespace>/`.
@@ -52,6 +66,11 @@ public struct DiskCacheConfig: Sendable {
     public var accessDateUpdateInterval: TimeInterval = 60
     /// Where extended data is stored. Default ``DiskCacheExtendedDataStorage/automatic``.
     public var extendedDataStorage: DiskCacheExtendedDataStorage = .automatic
+    /// Whether writes are flushed to disk and reads check each entry is whole. Default
+    /// ``DiskCacheDurability/atomic``; a directory is meant to be used in one mode only, since
+    /// each mode reads the other's entries as misses (``DiskCacheDurability/durable``) or with a
+    /// trailer at their end (``DiskCacheDurability/atomic``).
+    public var durability: DiskCacheDurability = .atomic
 
     /// A configuration with the defaults above.
     public init() {}

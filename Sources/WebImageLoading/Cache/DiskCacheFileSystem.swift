@@ -36,13 +36,25 @@ enum DiskCacheFileSystem {
                         isRegularFile: (st.st_mode & S_IFMT) == S_IFREG)
     }
 
+    /// Which file a path named when it was read: its device and inode.
+    struct FileIdentity: Sendable, Equatable {
+        var device: UInt64
+        var inode: UInt64
+    }
+
     /// The whole content of the regular file at `path` (symlinks are not followed).
     static func readFile(atPath path: String) -> Result<Data, Failure> {
+        readFileAndIdentity(atPath: path).map(\.data)
+    }
+
+    /// The whole content of the regular file at `path` and which file it was.
+    static func readFileAndIdentity(atPath path: String) -> Result<(data: Data, identity: FileIdentity), Failure> {
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
         guard fd >= 0 else { return .failure(Failure()) }
         defer { close(fd) }
         var st = stat()
         guard fstat(fd, &st) == 0 else { return .failure(Failure()) }
+        let identity = FileIdentity(device: UInt64(st.st_dev), inode: UInt64(st.st_ino))
         guard (st.st_mode & S_IFMT) == S_IFREG else { return .failure(Failure(EISDIR)) }
         let expected = Int(st.st_size)
         var data = Data(count: expected)
@@ -60,12 +72,14 @@ enum DiskCacheFileSystem {
         }
         if let failure { return .failure(failure) }
         if filled < expected { data.removeSubrange(filled...) }
-        return .success(data)
+        return .success((data, identity))
     }
 
-    /// Writes `data` to a new hidden temporary file in `directory`, stamps both its access and
-    /// modification dates with `date`, and returns its path. On failure nothing is left behind.
-    static func writeTemporaryFile(_ data: Data, inDirectory directory: String, date: Double) throws(Failure) -> String {
+    /// Writes `data` and then `trailer` to a new hidden temporary file in `directory`, stamps both
+    /// its access and modification dates with `date`, flushes it to disk first when `sync` is set,
+    /// and returns its path. On failure nothing is left behind.
+    static func writeTemporaryFile(_ data: Data, trailer: Data? = nil, inDirectory directory: String, date: Double,
+                                   sync: Bool = false) throws(Failure) -> String {
         var path = ""
         var fd: Int32 = -1
         // O_EXCL makes a clash harmless; it can only come from another process with the same
@@ -76,26 +90,36 @@ enum DiskCacheFileSystem {
             if fd >= 0 || errno != EEXIST { break }
         }
         guard fd >= 0 else { throw Failure() }
-        var failure: Failure?
-        data.withUnsafeBytes { buffer in
-            guard let base = buffer.baseAddress else { return }
-            var written = 0
-            while written < buffer.count {
-                let put = write(fd, base + written, buffer.count - written)
-                if put > 0 { written += put; continue }
-                if put < 0 && errno == EINTR { continue }
-                failure = Failure(put < 0 ? errno : ENOSPC)
-                return
-            }
-        }
+        var failure = writeAll(data, to: fd)
+        if failure == nil, let trailer { failure = writeAll(trailer, to: fd) }
         var times = [timespec(date), timespec(date)]
         if failure == nil && futimens(fd, &times) != 0 { failure = Failure() }
+        if failure == nil && sync && fsyncRetryingInterrupts(fd) != 0 { failure = Failure() }
         if close(fd) != 0 && failure == nil { failure = Failure() }
         if let failure {
             unlink(path)
             throw failure
         }
         return path
+    }
+
+    /// Flushes `directory`'s entries (a rename into it) to disk. Errors are ignored: file systems
+    /// that cannot sync a directory (EINVAL) keep their entries all the same.
+    static func syncDirectory(atPath directory: String) {
+        let fd = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { return }
+        _ = fsyncRetryingInterrupts(fd)
+        close(fd)
+    }
+
+    /// Deletes the file at `path` only while it is still the file `identity` names, so a damaged
+    /// entry found by a read is removed without deleting a whole one another writer renamed
+    /// into its place since.
+    static func removeFile(atPath path: String, ifStill identity: FileIdentity) {
+        var st = stat()
+        guard lstat(path, &st) == 0,
+              FileIdentity(device: UInt64(st.st_dev), inode: UInt64(st.st_ino)) == identity else { return }
+        unlink(path)
     }
 
     /// Sets the access date of `path` to `date`, leaving its modification date alone.
@@ -138,6 +162,28 @@ enum DiskCacheFileSystem {
     /// The file's birth time where the file system records it, else nil.
     static func creationDate(atPath path: String) -> Double? {
         FileBirthTime.seconds(atPath: path)
+    }
+
+    /// Writes all of `data` to `fd`; the failure, if any (a write of 0 bytes counts as ENOSPC).
+    private static func writeAll(_ data: Data, to fd: Int32) -> Failure? {
+        data.withUnsafeBytes { buffer -> Failure? in
+            guard let base = buffer.baseAddress else { return nil }
+            var written = 0
+            while written < buffer.count {
+                let put = write(fd, base + written, buffer.count - written)
+                if put > 0 { written += put; continue }
+                if put < 0 && errno == EINTR { continue }
+                return Failure(put < 0 ? errno : ENOSPC)
+            }
+            return nil
+        }
+    }
+
+    private static func fsyncRetryingInterrupts(_ fd: Int32) -> Int32 {
+        while true {
+            let result = fsync(fd)
+            if result == 0 || errno != EINTR { return result }
+        }
     }
 
     /// `UTIME_OMIT` from <sys/stat.h>, which Swift does not import.

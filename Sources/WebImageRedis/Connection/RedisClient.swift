@@ -90,13 +90,20 @@ public final class RedisClient: Sendable {
     }
 
     /// ``command(_:routingKey:)`` for synchronous callers (the cache protocol's validator and
-    /// stored-bytes getters): blocks the calling thread at most about the operation timeout.
+    /// stored-bytes getters): blocks the calling thread at most about the operation timeout for
+    /// its turn on the connection, then for the command (which the operation timeout bounds too).
+    /// Called from a ``send(_:routingKey:done:)`` callback for the same connection, it fails at
+    /// once with ``RedisError/Kind/reentrant``.
     public func commandBlocking(_ arguments: [Data], routingKey: Data) -> Result<RedisReply, RedisError> {
         switch breaker.admit() {
         case .proceed: break
-        case .skip, .probe:
+        case .skip:
             counters.count(.skipped)
             return .failure(RedisError(.unavailable, "breaker open"))
+        case .probe:
+            counters.count(.skipped)
+            startProbe()
+            return .failure(RedisError(.unavailable, "breaker open (probing)"))
         }
         let result = lane(for: routingKey).runBlocking(deadline: deadline()) { connection throws(RedisError) in
             try connection.command(arguments)
@@ -106,7 +113,8 @@ public final class RedisClient: Sendable {
     }
 
     /// Sends `arguments` without waiting for the reply (a write-through must not delay its caller).
-    /// `done` is told the reply, or nil when it failed or was skipped.
+    /// `done` is told the reply, or nil when it failed or was skipped; it runs on the connection's
+    /// queue, where a blocking call for the same connection is refused.
     public func send(_ arguments: [Data], routingKey: Data, done: (@Sendable (RedisReply?) -> Void)? = nil) {
         switch breaker.admit() {
         case .proceed: break
@@ -139,10 +147,16 @@ public final class RedisClient: Sendable {
             breaker.failed()
         case .success:
             breaker.succeeded()
+        case .failure(let error) where error.kind == .deadline:
+            // Waited too long in this process's own queue (a burst of work here): Redis was never
+            // asked, so this says nothing about it; the breaker counts only what Redis did.
+            counters.count(.queueTimeout)
+        case .failure(let error) where error.kind == .reentrant:
+            counters.count(.error)
+            logger.debug("shared cache operation refused", metadata: ["error": "\(error)"])
         case .failure(let error):
             counters.count(.error)
             logger.debug("shared cache operation failed", metadata: ["error": "\(error)"])
-            // A deadline passed in the queue says Redis is slow, like a timeout.
             breaker.failed()
         }
     }
@@ -157,7 +171,8 @@ public final class RedisClient: Sendable {
         }
     }
 
-    private func lane(for key: Data) -> RedisLane {
+    /// The connection lane `key`'s operations run on.
+    func lane(for key: Data) -> RedisLane {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in key.suffix(8) { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
         return lanes[Int(hash % UInt64(lanes.count))]

@@ -14,10 +14,17 @@ final class RedisLane: Sendable {
     /// Touched only on `queue`; the Mutex makes that visible to the compiler.
     private let connection = Mutex<RedisConnection?>(nil)
 
+    /// Marks `queue`, so a blocking call made on it is recognised.
+    private static let laneKey = DispatchSpecificKey<ObjectIdentifier>()
+
     init(configuration: RedisConfiguration, index: Int) {
         self.configuration = configuration
         queue = DispatchQueue(label: "webimage.redis.lane\(index)")
+        queue.setSpecific(key: Self.laneKey, value: ObjectIdentifier(self))
     }
+
+    /// Whether the calling code runs on this lane's queue (in a `done` callback).
+    var isCurrent: Bool { DispatchQueue.getSpecific(key: Self.laneKey) == ObjectIdentifier(self) }
 
     /// Runs `body` on this lane's connection (connecting first if needed), unless `deadline`
     /// (uptime nanoseconds) has passed before its turn came: then it fails with
@@ -31,10 +38,22 @@ final class RedisLane: Sendable {
         }
     }
 
-    /// Like ``run(deadline:_:)``, blocking the calling thread (never call it on this lane's queue).
+    /// Like ``run(deadline:_:)``, blocking the calling thread: until `deadline` for `body`'s turn,
+    /// then for `body` itself (which the connection's timeouts bound). When the turn has not come
+    /// by `deadline`, it fails with ``RedisError/Kind/deadline`` and `body` never runs. Called on
+    /// this lane's own queue (where its turn could never come), it fails at once with
+    /// ``RedisError/Kind/reentrant``.
     func runBlocking<T: Sendable>(deadline: UInt64,
-                                  _ body: (RedisConnection) throws(RedisError) -> T) -> Result<T, RedisError> {
-        queue.sync { runNow(deadline: deadline, body) }
+                                  _ body: @escaping @Sendable (RedisConnection) throws(RedisError) -> T) -> Result<T, RedisError> {
+        guard !isCurrent else {
+            return .failure(RedisError(.reentrant, "a blocking call on the connection's own queue (from a done callback) would never return"))
+        }
+        let turn = BlockingTurn<T>()
+        queue.async {
+            guard turn.start() else { return }
+            turn.finish(self.runNow(deadline: deadline, body))
+        }
+        return turn.wait(until: deadline)
     }
 
     /// Like ``run(deadline:_:)``, but without waiting for the answer.

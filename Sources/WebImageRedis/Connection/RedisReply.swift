@@ -32,8 +32,12 @@ public struct RedisError: Error, Sendable, CustomStringConvertible {
         case reply
         /// The breaker is open: Redis was not asked.
         case unavailable
-        /// The operation waited past its deadline before a connection was free.
+        /// The operation waited past its deadline before a connection was free (this process's
+        /// own queue was too long: not a sign that Redis is down).
         case deadline
+        /// A blocking call was made on the thread of the connection it needs (from a `done`
+        /// callback): refused at once, since that wait could never end.
+        case reentrant
     }
 
     public let kind: Kind

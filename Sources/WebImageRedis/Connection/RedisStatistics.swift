@@ -15,6 +15,9 @@ public struct RedisStatistics: Sendable, Hashable {
     public var errors = 0
     /// Operations skipped because the breaker was open.
     public var skipped = 0
+    /// Operations dropped because they waited past their deadline in this process's queue for a
+    /// connection (a local burst, not a Redis failure: the breaker does not count them).
+    public var queueTimeouts = 0
     /// Values written.
     public var writes = 0
     /// Leases this instance took (it did the work).
@@ -31,6 +34,7 @@ public struct RedisStatistics: Sendable, Hashable {
 final class RedisCounters: Sendable {
     enum Outcome: String, CaseIterable, Sendable {
         case hit, miss, corrupt, error, skipped, write
+        case queueTimeout = "queue_timeout"
         case leaseTaken = "lease_taken", leaseWaited = "lease_waited", leaseWaitHit = "lease_wait_hit"
         case breakerOpened = "breaker_opened"
     }
@@ -63,7 +67,7 @@ final class RedisCounters: Sendable {
 
     var snapshot: RedisStatistics {
         RedisStatistics(hits: value(.hit), misses: value(.miss), corrupt: value(.corrupt), errors: value(.error),
-                        skipped: value(.skipped), writes: value(.write), leasesTaken: value(.leaseTaken),
+                        skipped: value(.skipped), queueTimeouts: value(.queueTimeout), writes: value(.write), leasesTaken: value(.leaseTaken),
                         leasesWaited: value(.leaseWaited), leaseWaitHits: value(.leaseWaitHit),
                         breakerOpenings: value(.breakerOpened))
     }

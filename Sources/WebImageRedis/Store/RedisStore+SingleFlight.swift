@@ -29,9 +29,22 @@ extension RedisStore {
     public func valueOrLease(forKey key: String, leaseMilliseconds: Int = 10_000,
                              waitMilliseconds: Int = 5_000) async -> RedisSingleFlight {
         if let envelope = await entry(forKey: key) { return .found(envelope) }
+        return await leaseOrValue(forKey: key, leaseMilliseconds: leaseMilliseconds, waitMilliseconds: waitMilliseconds)
+    }
+
+    /// ``valueOrLease(forKey:leaseMilliseconds:waitMilliseconds:)`` after the caller read `key`
+    /// and found nothing: asks for the lease at once, and waits for the holder's value when
+    /// another instance has it.
+    ///
+    /// The wait polls the value and the lease together (one `MGET`), first after 2 ms, then at
+    /// intervals doubling up to 50 ms, for at most `waitMilliseconds`. A poll dropped in this
+    /// process's own queue (a local burst) is skipped, not taken for a Redis failure; any other
+    /// failure ends the wait (work alone).
+    public func leaseOrValue(forKey key: String, leaseMilliseconds: Int = 10_000,
+                             waitMilliseconds: Int = 5_000) async -> RedisSingleFlight {
         let lease = RedisLease(name: keys.lease(key), routingKey: keys.value(key), token: Self.makeToken())
         let reply = await client.command([Data("SET".utf8), lease.name, lease.token, Data("NX".utf8),
-                                          Data("PX".utf8), Data(String(max(leaseMilliseconds, 1)).utf8)],
+                                          Data("PX".utf8), Data(String(min(max(leaseMilliseconds, 1), Self.longestLease)).utf8)],
                                          routingKey: lease.routingKey)
         switch reply {
         case .success(.status):
@@ -39,7 +52,7 @@ extension RedisStore {
             return .lead(lease)
         case .success(.null):
             client.counters.count(.leaseWaited)
-            if let envelope = await awaitValue(forKey: key, lease: lease, waitMilliseconds: waitMilliseconds) {
+            if let envelope = await awaitValue(lease: lease, waitMilliseconds: waitMilliseconds) {
                 client.counters.count(.leaseWaitHit)
                 return .found(envelope)
             }
@@ -57,21 +70,31 @@ extension RedisStore {
                     routingKey: lease.routingKey)
     }
 
+    /// The longest lease asked for, in milliseconds (a day): keeps the number Redis is sent sane.
+    static let longestLease = 86_400_000
+
     /// Polls for the value while the other holder's lease lives, at most `waitMilliseconds`.
-    private func awaitValue(forKey key: String, lease: RedisLease, waitMilliseconds: Int) async -> RedisEnvelope? {
+    private func awaitValue(lease: RedisLease, waitMilliseconds: Int) async -> RedisEnvelope? {
         let clock = ContinuousClock()
-        let deadline = clock.now + .milliseconds(waitMilliseconds)
+        let deadline = clock.now + .milliseconds(min(max(waitMilliseconds, 0), Self.longestLease))
         var interval = Duration.milliseconds(2)
         while clock.now < deadline {
-            do { try await clock.sleep(for: interval) } catch { return nil }
-            interval = min(interval * 2, .milliseconds(25))
-            if let envelope = await entry(forKey: key, counted: false) { return envelope }
-            guard case .success(.integer(let exists)) = await client.command([Data("EXISTS".utf8), lease.name],
-                                                                             routingKey: lease.routingKey) else {
+            do { try await clock.sleep(for: min(interval, deadline - clock.now)) } catch { return nil }
+            interval = min(interval * 2, .milliseconds(50))
+            let reply = await client.command([Data("MGET".utf8), lease.routingKey, lease.name], routingKey: lease.routingKey)
+            switch reply {
+            case .success(.array(let parts)) where parts.count == 2:
+                if case .data(let frame) = parts[0] {
+                    if let envelope = RedisEnvelope(decoding: frame) { return envelope }
+                    client.counters.count(.corrupt)
+                }
+                // The holder released (or its lease expired) without a value: its work failed.
+                if parts[1] == .null { return nil }
+            case .failure(let error) where error.kind == .deadline:
+                continue
+            default:
                 return nil
             }
-            // The holder released (or its lease expired) without a value: its work failed.
-            if exists == 0 { return await entry(forKey: key, counted: false) }
         }
         return nil
     }

@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 
 /// A namespaced key → bytes store in Redis, for anything that is not an image to decode (the
@@ -77,18 +78,38 @@ public final class RedisStore: Sendable {
     }
 
     /// Replaces the metadata of `key`'s entry, keeping its bytes and time-to-live; does nothing
-    /// when there is no entry.
+    /// when there is no entry, or when the entry changed since it was read (a newer write's
+    /// metadata stands). Atomic: one script compares and replaces the value, so it works on
+    /// Redis 5 as well (no `SET … KEEPTTL`, which needs Redis 6).
     public func setMetadata(_ metadata: Data, forKey key: String, done: (@Sendable () -> Void)? = nil) {
         Task {
-            if var envelope = await entry(forKey: key) {
-                envelope.metadata = metadata
-                let name = keys.value(key)
-                client.send([Data("SET".utf8), name, envelope.encoded(), Data("KEEPTTL".utf8), Data("XX".utf8)],
-                            routingKey: name) { _ in done?() }
-            } else {
+            let name = keys.value(key)
+            guard case .success(.data(let frame)) = await client.command([Data("GET".utf8), name], routingKey: name),
+                  var envelope = RedisEnvelope(decoding: frame) else {
                 done?()
+                return
             }
+            envelope.metadata = metadata
+            client.send(Self.replaceIfUnchanged(name, expected: frame, replacement: envelope.encoded()),
+                        routingKey: name) { _ in done?() }
         }
+    }
+
+    /// Replaces the value at `name` with `replacement` only while it is still `expected` (compared
+    /// by SHA-1, so the old bytes are not sent back), keeping its time-to-live; answers 1 when it
+    /// replaced, 0 when not. Effects replication (`redis.replicate_commands`, which Redis 7 always
+    /// does) lets the script write after reading the time-to-live on Redis 5.
+    static func replaceIfUnchanged(_ name: Data, expected: Data, replacement: Data) -> [Data] {
+        let script = """
+            if redis.replicate_commands then redis.replicate_commands() end
+            local current = redis.call('GET', KEYS[1])
+            if not current or redis.sha1hex(current) ~= ARGV[1] then return 0 end
+            local ttl = redis.call('PTTL', KEYS[1])
+            if ttl > 0 then redis.call('SET', KEYS[1], ARGV[2], 'PX', ttl) else redis.call('SET', KEYS[1], ARGV[2]) end
+            return 1
+            """
+        let digest = Insecure.SHA1.hash(data: expected).map { String(format: "%02x", $0) }.joined()
+        return [Data("EVAL".utf8), Data(script.utf8), Data("1".utf8), name, Data(digest.utf8), replacement]
     }
 
     /// Returns once every write queued so far for `key` has been answered (writes to one key share

@@ -53,12 +53,14 @@ final class ImagePipeline: Sendable {
         downloader = ImageDownloader(config: download)
         var cacheConfig = ImageCacheConfig()
         cacheConfig.maxMemoryCost = 0
+        // A source cut short by a power loss must read as a miss, not as a broken image.
+        cacheConfig.disk.durability = .durable
         let directory = configuration.noCache ? nil : configuration.cacheDirectory
         let cache = ImageCache(namespace: "webimage-serve-sources", directory: directory ?? FileManager.default.temporaryDirectory
             .appendingPathComponent("webimage-serve-\(ProcessInfo.processInfo.processIdentifier)"), config: cacheConfig)
         if let redis = configuration.sharedCache, !configuration.noCache {
             let tier = SharedTier(configuration: redis, ttl: configuration.sharedCacheTTL,
-                                  leaseWait: configuration.sharedCacheLeaseWait, logger: logger)
+                                  leaseWait: configuration.sharedCacheLeaseWait, limiter: limiter, logger: logger)
             shared = tier
             manager = ImageManager(cache: tier.tiered(over: cache), loader: downloader)
         } else {
@@ -69,6 +71,8 @@ final class ImagePipeline: Sendable {
         if let directory, !configuration.noCache {
             var diskConfig = DiskCacheConfig(directory: directory, namespace: "webimage-serve-results")
             diskConfig.maxDiskSize = configuration.resultDiskBytes
+            // A result is served for as long as its max-age says: it must be whole or not at all.
+            diskConfig.durability = .durable
             storedResults = DiskCache(config: diskConfig)
         } else {
             storedResults = nil

@@ -13,8 +13,12 @@ struct SharedTier: Sendable {
     let sources: RedisCache
     let results: RedisStore
     let leaseWaitMilliseconds: Int
+    /// The server's admission: a request waiting for another instance's lease is admitted, so
+    /// such waits count against `--max-queue` like the work they stand for.
+    let limiter: WorkLimiter
 
-    init(configuration: RedisConfiguration, ttl: Int, leaseWait: TimeInterval, logger: Logger) {
+    init(configuration: RedisConfiguration, ttl: Int, leaseWait: TimeInterval, limiter: WorkLimiter, logger: Logger) {
+        self.limiter = limiter
         client = RedisClient(configuration: configuration, logger: logger)
         sources = RedisCache(client: client, namespace: "sources", ttl: ttl)
         results = RedisStore(client: client, namespace: "results", defaultTTL: ttl)
@@ -31,9 +35,15 @@ struct SharedTier: Sendable {
     }
 
     /// The encoded result under `key` from Redis; else, when another instance is making it, that
-    /// instance's result (waited for, bounded); else `make`'s, written to Redis without waiting.
+    /// instance's result (waited for, bounded, as an admitted request); else `make`'s, written to
+    /// Redis without waiting. Throws ``ServerError/queueFull`` when a miss finds no admission.
     func result(forKey key: String, make: () async throws -> Data) async throws -> (Data, shared: Bool) {
-        switch await results.valueOrLease(forKey: key, leaseMilliseconds: max(leaseWaitMilliseconds * 2, 1000),
+        if let envelope = await results.entry(forKey: key) { return (envelope.payload, true) }
+        return try await limiter.admit { try await resultAfterMiss(forKey: key, make: make) }
+    }
+
+    private func resultAfterMiss(forKey key: String, make: () async throws -> Data) async throws -> (Data, shared: Bool) {
+        switch await results.leaseOrValue(forKey: key, leaseMilliseconds: max(leaseWaitMilliseconds * 2, 1000),
                                           waitMilliseconds: leaseWaitMilliseconds) {
         case .found(let envelope):
             return (envelope.payload, true)
@@ -59,15 +69,18 @@ struct SharedTier: Sendable {
     /// another instance's download in vain, so a new source used by several results at once on
     /// several instances is downloaded about once. The manager queues its write of the source's
     /// bytes to Redis before it answers, on the key's connection, so the lease is released after it.
+    /// The whole of it runs as an admitted request (``ServerError/queueFull`` without admission).
     func withSource<T: Sendable>(_ source: URL, fetch: () async throws -> T) async throws -> T {
-        switch await sources.store.valueOrLease(forKey: source.absoluteString,
-                                                 leaseMilliseconds: max(leaseWaitMilliseconds * 2, 1000),
-                                                 waitMilliseconds: leaseWaitMilliseconds) {
-        case .found, .alone:
-            return try await fetch()
-        case .lead(let lease):
-            defer { sources.store.release(lease) }
-            return try await fetch()
+        try await limiter.admit {
+            switch await sources.store.valueOrLease(forKey: source.absoluteString,
+                                                     leaseMilliseconds: max(leaseWaitMilliseconds * 2, 1000),
+                                                     waitMilliseconds: leaseWaitMilliseconds) {
+            case .found, .alone:
+                return try await fetch()
+            case .lead(let lease):
+                defer { sources.store.release(lease) }
+                return try await fetch()
+            }
         }
     }
 
@@ -83,6 +96,7 @@ struct SharedTier: Sendable {
             "corrupt": statistics.corrupt,
             "errors": statistics.errors,
             "skipped": statistics.skipped,
+            "queue_timeouts": statistics.queueTimeouts,
             "writes": statistics.writes,
             "leases_taken": statistics.leasesTaken,
             "leases_waited": statistics.leasesWaited,

@@ -5,8 +5,12 @@ import Synchronization
 /// At most `workers + maxQueue` requests make results at once; one beyond is refused at once (the
 /// server answers 429) instead of queueing without bound. An admitted request fetches its source
 /// without a slot, then waits in arrival order for one of `workers` slots to decode, transform and
-/// encode, so a slot never idles on a download.
+/// encode, so a slot never idles on a download. Admission is per task: work an admitted request
+/// runs is not admitted again (a wait for another instance's lease, then the making itself).
 final class WorkLimiter: Sendable {
+    /// The limiter that admitted the current task, if any.
+    @TaskLocal private static var admittedBy: ObjectIdentifier? = nil
+
     private struct Waiter {
         let id: UInt64
         let continuation: CheckedContinuation<Void, any Error>
@@ -32,8 +36,10 @@ final class WorkLimiter: Sendable {
     var load: (running: Int, waiting: Int) { state.withLock { ($0.running, $0.admitted - $0.running) } }
 
     /// Runs `body` as an admitted request; throws ``ServerError/queueFull`` when `workers +
-    /// maxQueue` requests are already admitted.
+    /// maxQueue` requests are already admitted. Within `body`, a nested `admit` runs at once.
     func admit<T: Sendable>(_ body: () async throws -> T) async throws -> T {
+        let identity = ObjectIdentifier(self)
+        if Self.admittedBy == identity { return try await body() }
         let admitted = state.withLock { state -> Bool in
             guard state.admitted < workers + maxQueue else { return false }
             state.admitted += 1
@@ -41,7 +47,7 @@ final class WorkLimiter: Sendable {
         }
         guard admitted else { throw ServerError.queueFull }
         defer { state.withLock { $0.admitted -= 1 } }
-        return try await body()
+        return try await Self.$admittedBy.withValue(identity) { try await body() }
     }
 
     /// Runs `body` in a slot, waiting for one in arrival order; throws `CancellationError` when
