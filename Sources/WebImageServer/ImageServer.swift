@@ -136,7 +136,7 @@ public final class ImageServer: Sendable {
     private func route(_ request: Request) async -> (Response, Outcome) {
         let target = request.head.path ?? "/"
         guard request.method == .get || request.method == .head else {
-            return failure(ServerError(status: 405, name: "method_not_allowed", message: "Only GET and HEAD are served."))
+            return failure(.methodNotAllowed)
         }
         switch target {
         case "/health":
@@ -168,7 +168,7 @@ public final class ImageServer: Sendable {
         } catch is CancellationError {
             return failure(ServerError(status: 499, name: "cancelled", message: "The request was cancelled."))
         } catch {
-            return failure(ServerError(status: 500, name: "internal_error", message: "\(error)"))
+            return failure(.internalError(error))
         }
     }
 
@@ -186,6 +186,7 @@ public final class ImageServer: Sendable {
         case .failed(let error):
             level = error.status >= 500 && error.status != 503 ? .warning : .info
             metadata["error"] = "\(error.name): \(error.message)"
+            if let detail = error.detail { metadata["detail"] = "\(detail)" }
         }
         guard logger.logLevel <= level else { return }
         metadata["request_id"] = "\(id)"
@@ -228,6 +229,7 @@ public final class ImageServer: Sendable {
         headers[.contentType] = "application/json"
         headers[.xContentTypeOptions] = "nosniff"
         if let retryAfter = error.retryAfter { headers[.retryAfter] = String(retryAfter) }
+        if error.status == 405 { headers[.allow] = ServerError.allowedMethods }
         return Response(status: .init(code: error.status), headers: headers,
                         body: .init(byteBuffer: ByteBuffer(bytes: error.body)))
     }

@@ -317,8 +317,9 @@ final class ImagePipeline: Sendable {
     /// WebP), if the server was told to negotiate.
     private func negotiatedFormat(accept: String?) -> ImageFormat? {
         guard let accept, configuration.autoAVIF || configuration.autoWebP else { return nil }
-        if configuration.autoAVIF, accept.contains("image/avif"), coders.canEncode(to: .avif) { return .avif }
-        if configuration.autoWebP, accept.contains("image/webp") { return .webp }
+        let accepted = AcceptHeader(accept)
+        if configuration.autoAVIF, accepted.accepts("image/avif"), coders.canEncode(to: .avif) { return .avif }
+        if configuration.autoWebP, accepted.accepts("image/webp") { return .webp }
         return nil
     }
 
