@@ -31,6 +31,7 @@ public final class ImageServer: Sendable {
     /// (`PrometheusMetricsFactory`) to see the library's download and cache metrics there.
     public init(configuration: ServerConfiguration, logger: Logger = Logger(label: "webimage.serve"),
                 registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry()) throws {
+        try configuration.checkConnectionSettings()
         self.configuration = configuration
         self.logger = logger
         self.metrics = ServerMetrics(registry: registry)
@@ -70,12 +71,20 @@ public final class ImageServer: Sendable {
         let responder = CallbackResponder<BasicRequestContext> { [self] request, _ in
             await respond(to: request)
         }
+        // The idle and read timeouts are the connection policy's.
+        let connections = ConnectionPolicy(configuration: configuration, logger: logger)
         return Application(
             responder: responder,
-            server: .http1(configuration: .init(idleTimeout: .seconds(75))) { [self] head in cachedAnswer(to: head) },
+            server: .http1(configuration: .init(idleTimeout: nil), connections: connections) { [self] head in
+                cachedAnswer(to: head)
+            },
             configuration: .init(address: .hostname(configuration.host, port: configuration.port),
                                  serverName: Self.serverName),
             onServerRunning: { [self] channel in
+                let logger = logger
+                try? await channel.eventLoop.submit {
+                    try channel.pipeline.syncOperations.addHandler(AcceptFailureLogger(logger: logger), position: .first)
+                }.get()
                 let port = channel.localAddress?.port ?? configuration.port
                 boundPort.withLock { $0 = port }
                 logger.info("listening", metadata: ["host": "\(configuration.host)", "port": "\(port)"])

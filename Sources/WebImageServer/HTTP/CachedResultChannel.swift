@@ -6,12 +6,14 @@ import NIOCore
 
 /// Hummingbird's HTTP/1 child channel with a ``CachedResultHandler`` placed right after its
 /// connection-state handler, so that handler sees every request and response, those answered
-/// from the result cache too: the idle timeout counts them as activity, and a graceful shutdown
-/// closes the connection only between requests.
+/// from the result cache too: a graceful shutdown closes the connection only between requests.
+/// With a ``ConnectionPolicy``, its timeout handlers go between the two (they too see every
+/// request and response), or, past the connection limit, the connection is refused.
 struct CachedResultChannel: ServerChildChannel {
     typealias Value = HTTP1Channel.Value
 
     let http1: HTTP1Channel
+    var connections: ConnectionPolicy?
     let answer: @Sendable (HTTPRequest) -> CachedAnswer?
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
@@ -19,6 +21,7 @@ struct CachedResultChannel: ServerChildChannel {
             let operations = channel.pipeline.syncOperations
             let state = try operations.handler(type: HTTPConnectionStateHandler.self)
             try operations.addHandler(CachedResultHandler(answer: answer), position: .after(state))
+            try connections?.install(on: channel, after: state)
             return value
         }
     }
@@ -29,11 +32,13 @@ struct CachedResultChannel: ServerChildChannel {
 }
 
 extension HTTPServerBuilder {
-    /// HTTP/1 with result-cache hits answered on the event loop by `answer`.
-    static func http1(configuration: HTTP1Channel.Configuration,
+    /// HTTP/1 with result-cache hits answered on the event loop by `answer`, and connections
+    /// treated as `connections` says.
+    static func http1(configuration: HTTP1Channel.Configuration, connections: ConnectionPolicy,
                       cachedAnswer answer: @escaping @Sendable (HTTPRequest) -> CachedAnswer?) -> HTTPServerBuilder {
         HTTPServerBuilder { responder in
-            CachedResultChannel(http1: HTTP1Channel(responder: responder, configuration: configuration), answer: answer)
+            CachedResultChannel(http1: HTTP1Channel(responder: responder, configuration: configuration),
+                                connections: connections, answer: answer)
         }
     }
 }
