@@ -24,6 +24,8 @@ final class ImagePipeline: Sendable {
     /// The shared tier on Redis (with `--shared-cache` only).
     let shared: SharedTier?
     private let jobs = SharedJobs<ServedImage>()
+    /// The private temporary directory for sources when no cache directory is set.
+    let scratch: PrivateDirectory?
 
     init(configuration: ServerConfiguration, logger: Logger, metrics: ServerMetrics) throws {
         self.configuration = configuration
@@ -46,8 +48,10 @@ final class ImagePipeline: Sendable {
         var cacheConfig = ImageCacheConfig()
         cacheConfig.maxMemoryCost = 0
         let directory = configuration.noCache ? nil : configuration.cacheDirectory
-        let cache = ImageCache(namespace: "webimage-serve-sources", directory: directory ?? FileManager.default.temporaryDirectory
-            .appendingPathComponent("webimage-serve-\(ProcessInfo.processInfo.processIdentifier)"), config: cacheConfig)
+        // Without a cache directory, sources go to a private temporary one, removed at shutdown.
+        let scratch = directory == nil ? try PrivateDirectory(prefix: "webimage-serve-") : nil
+        self.scratch = scratch
+        let cache = ImageCache(namespace: "webimage-serve-sources", directory: directory ?? scratch!.url, config: cacheConfig)
         if let redis = configuration.sharedCache, !configuration.noCache {
             let tier = SharedTier(configuration: redis, ttl: configuration.sharedCacheTTL,
                                   leaseWait: configuration.sharedCacheLeaseWait, logger: logger)
@@ -76,10 +80,12 @@ final class ImagePipeline: Sendable {
     /// Distinct results being made now.
     var jobsInFlight: Int { jobs.count }
 
-    /// Stops the downloader (after the server stopped serving).
+    /// Stops the downloader and removes the private temporary directory (after the server
+    /// stopped serving).
     func shutdown() async {
         try? await downloader.shutdown()
         shared?.client.close()
+        scratch?.remove()
     }
 
     /// The result for `target` (the raw request target), its format negotiated with `accept`, and
