@@ -43,11 +43,14 @@ public final class ImageServer: Sendable {
     public var port: Int? { boundPort.withLock { $0 } }
 
     /// Listens and serves until SIGTERM or SIGINT, then stops accepting connections, lets the
-    /// requests in flight finish (within ``ServerConfiguration/shutdownTimeout``) and returns.
-    /// `onRunning` is called with the port once the server listens, `onStopping` with the number
-    /// of requests in flight when the shutdown begins.
+    /// requests in flight finish (within ``ServerConfiguration/shutdownTimeout``) and returns; a
+    /// second SIGTERM or SIGINT cuts that drain short. `onRunning` is called with the port once
+    /// the server listens, `onStopping` with the number of requests in flight when the shutdown
+    /// begins, `onCutShort` with the number still in flight when a second signal cuts it.
     public func run(onRunning: @escaping @Sendable (Int) async -> Void = { _ in },
-                    onStopping: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
+                    onStopping: @escaping @Sendable (Int) async -> Void = { _ in },
+                    onCutShort: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
+        let signals = StopSignals()
         let application = makeApplication(onRunning: onRunning)
         let notice = ShutdownNotice { [self] in
             draining.store(true, ordering: .relaxed)
@@ -60,7 +63,28 @@ public final class ImageServer: Sendable {
             logger: logger)
         groupConfiguration.maximumGracefulShutdownDuration = .milliseconds(Int(configuration.shutdownTimeout * 1000))
         let group = ServiceGroup(configuration: groupConfiguration)
-        try await group.run()
+        try await withThrowingTaskGroup(of: Bool.self) { tasks in
+            tasks.addTask {
+                try await group.run()
+                return false
+            }
+            tasks.addTask { [self] in
+                guard await signals.wait(for: 2) else { return false }
+                let inFlight = requestsInFlight.load(ordering: .relaxed)
+                logger.warning("second signal: the drain is cut short", metadata: ["requests_in_flight": "\(inFlight)"])
+                await onCutShort(inFlight)
+                return true
+            }
+            // The group ends (the drain is over) or a second signal comes: either ends the other.
+            let cutShort = try await tasks.next() ?? false
+            tasks.cancelAll()
+            if cutShort {
+                // The requests cancelled with the group may end in errors: the drain was given up.
+                while case .some = try? await tasks.next() {}
+            } else {
+                try await tasks.waitForAll()
+            }
+        }
         await pipeline.shutdown()
     }
 

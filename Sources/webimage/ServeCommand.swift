@@ -209,6 +209,8 @@ struct ServeCommand: AsyncParsableCommand {
             FileHandle.standardOutput.write(Data("webimage serve: listening on http://\(host):\(port)/\n".utf8))
         }, onStopping: { inFlight in
             FileHandle.standardOutput.write(Data("webimage serve: stopping; \(inFlight) request(s) in flight\n".utf8))
+        }, onCutShort: { inFlight in
+            FileHandle.standardOutput.write(Data("webimage serve: second signal; stopping now, \(inFlight) request(s) cut short\n".utf8))
         })
     }
 }

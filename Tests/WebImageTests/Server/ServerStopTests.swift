@@ -4,7 +4,7 @@ import Testing
 @testable import WebImage
 
 /// `webimage serve` as a process, around its start and stop: its temporary directory is private
-/// and goes with it.
+/// and goes with it, and a second signal cuts the graceful drain short.
 @Suite("Server: start and stop")
 struct ServerStopTests {
     let photo: [UInt8] = Array(try! JPEGFixtures.encode(TestBitmaps.gradient(width: 200, height: 150)))
@@ -44,6 +44,40 @@ struct ServerStopTests {
             child.send(SIGTERM)
             #expect(await offThePool { child.wait() }.status == 0)
             #expect(try FileManager.default.contentsOfDirectory(atPath: temporary.path).isEmpty)
+        }
+    }
+
+    @Test(arguments: [SIGTERM, SIGINT])
+    func aSecondSignalCutsTheDrainShort(second: Int32) async throws {
+        let executable = try #require(webimageExecutable(), "build the webimage executable (swift build) first")
+        try await withTestOrigin { origin in
+            let gate = TestGate()
+            defer { gate.open() }
+            var held = TestOriginRoute.data(photo, contentType: "image/jpeg")
+            held.mode = .gated(100, gate)
+            origin.setRoute("/held.jpg", held)
+            // A drain long enough that only a cut ends it while the test waits.
+            let child = try ChildProcess(executable.path, ["serve", "--port", "0", "--allow-private-sources", "--no-cache",
+                                                          "--shutdown-timeout", "600", "--log-level", "error"],
+                                         stdout: .pipe)
+            let port = try await port(of: child)
+            let client = HTTPClient(eventLoopGroupProvider: .singleton)
+            let inFlight = Task {
+                try await client.execute(
+                    HTTPClientRequest(url: "http://127.0.0.1:\(port)/insecure/w:50/plain/http://127.0.0.1:\(origin.port)/held.jpg"),
+                    timeout: .seconds(600))
+            }
+            await origin.waitForRequest("/held.jpg")
+            child.send(SIGTERM)
+            let stopping = await offThePool { String(decoding: child.readAvailableStdout(), as: UTF8.self) }
+            #expect(stopping.contains("stopping; 1 request(s) in flight"), "\(stopping)")
+            child.send(second)
+            let cut = await offThePool { String(decoding: child.readAvailableStdout(), as: UTF8.self) }
+            #expect(cut.contains("second signal; stopping now, 1 request(s) cut short"), "\(cut)")
+            // The process ends with the source still held at the origin.
+            #expect(await offThePool { child.wait() }.status == 0)
+            _ = try? await inFlight.value
+            try await client.shutdown()
         }
     }
 }
