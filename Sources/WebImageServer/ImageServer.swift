@@ -33,6 +33,7 @@ public final class ImageServer: Sendable {
     /// (`PrometheusMetricsFactory`) to see the library's download and cache metrics there.
     public init(configuration: ServerConfiguration, logger: Logger = Logger(label: "webimage.serve"),
                 registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry()) throws {
+        try configuration.checkConnectionSettings()
         self.configuration = configuration
         self.logger = logger
         self.metrics = ServerMetrics(registry: registry)
@@ -44,11 +45,14 @@ public final class ImageServer: Sendable {
     public var port: Int? { boundPort.withLock { $0 } }
 
     /// Listens and serves until SIGTERM or SIGINT, then stops accepting connections, lets the
-    /// requests in flight finish (within ``ServerConfiguration/shutdownTimeout``) and returns.
-    /// `onRunning` is called with the port once the server listens, `onStopping` with the number
-    /// of requests in flight when the shutdown begins.
+    /// requests in flight finish (within ``ServerConfiguration/shutdownTimeout``) and returns; a
+    /// second SIGTERM or SIGINT cuts that drain short. `onRunning` is called with the port once
+    /// the server listens, `onStopping` with the number of requests in flight when the shutdown
+    /// begins, `onCutShort` with the number still in flight when a second signal cuts it.
     public func run(onRunning: @escaping @Sendable (Int) async -> Void = { _ in },
-                    onStopping: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
+                    onStopping: @escaping @Sendable (Int) async -> Void = { _ in },
+                    onCutShort: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
+        let signals = StopSignals()
         let application = makeApplication(onRunning: onRunning)
         let notice = ShutdownNotice { [self] in
             draining.store(true, ordering: .relaxed)
@@ -61,7 +65,28 @@ public final class ImageServer: Sendable {
             logger: logger)
         groupConfiguration.maximumGracefulShutdownDuration = .milliseconds(Int(configuration.shutdownTimeout * 1000))
         let group = ServiceGroup(configuration: groupConfiguration)
-        try await group.run()
+        try await withThrowingTaskGroup(of: Bool.self) { tasks in
+            tasks.addTask {
+                try await group.run()
+                return false
+            }
+            tasks.addTask { [self] in
+                guard await signals.wait(for: 2) else { return false }
+                let inFlight = requestsInFlight.load(ordering: .relaxed)
+                logger.warning("second signal: the drain is cut short", metadata: ["requests_in_flight": "\(inFlight)"])
+                await onCutShort(inFlight)
+                return true
+            }
+            // The group ends (the drain is over) or a second signal comes: either ends the other.
+            let cutShort = try await tasks.next() ?? false
+            tasks.cancelAll()
+            if cutShort {
+                // The requests cancelled with the group may end in errors: the drain was given up.
+                while case .some = try? await tasks.next() {}
+            } else {
+                try await tasks.waitForAll()
+            }
+        }
         await pipeline.shutdown()
     }
 
@@ -72,14 +97,21 @@ public final class ImageServer: Sendable {
         let responder = CallbackResponder<ServerRequestContext> { [self] request, context in
             await respond(to: request, connection: context.channel)
         }
+        // The idle and read timeouts are the connection policy's.
+        let connections = ConnectionPolicy(configuration: configuration, logger: logger)
         return Application(
             responder: responder,
-            server: .http1(configuration: .init(idleTimeout: .seconds(75)), departures: departures) { [self] head in
+            server: .http1(configuration: .init(idleTimeout: nil), connections: connections,
+                           departures: departures) { [self] head in
                 cachedAnswer(to: head)
             },
             configuration: .init(address: .hostname(configuration.host, port: configuration.port),
                                  serverName: Self.serverName),
             onServerRunning: { [self] channel in
+                let logger = logger
+                try? await channel.eventLoop.submit {
+                    try channel.pipeline.syncOperations.addHandler(AcceptFailureLogger(logger: logger), position: .first)
+                }.get()
                 let port = channel.localAddress?.port ?? configuration.port
                 boundPort.withLock { $0 = port }
                 logger.info("listening", metadata: ["host": "\(configuration.host)", "port": "\(port)"])
@@ -140,7 +172,7 @@ public final class ImageServer: Sendable {
     private func route(_ request: Request, connection: (any Channel)?) async -> (Response, Outcome) {
         let target = request.head.path ?? "/"
         guard request.method == .get || request.method == .head else {
-            return failure(ServerError(status: 405, name: "method_not_allowed", message: "Only GET and HEAD are served."))
+            return failure(.methodNotAllowed)
         }
         switch target {
         case "/health":
@@ -177,7 +209,7 @@ public final class ImageServer: Sendable {
         } catch is CancellationError {
             return failure(ServerError(status: 499, name: "cancelled", message: "The request was cancelled."))
         } catch {
-            return failure(ServerError(status: 500, name: "internal_error", message: "\(error)"))
+            return failure(.internalError(error))
         }
     }
 
@@ -195,6 +227,7 @@ public final class ImageServer: Sendable {
         case .failed(let error):
             level = error.status >= 500 && error.status != 503 ? .warning : .info
             metadata["error"] = "\(error.name): \(error.message)"
+            if let detail = error.detail { metadata["detail"] = "\(detail)" }
         }
         guard logger.logLevel <= level else { return }
         metadata["request_id"] = "\(id)"
@@ -237,6 +270,7 @@ public final class ImageServer: Sendable {
         headers[.contentType] = "application/json"
         headers[.xContentTypeOptions] = "nosniff"
         if let retryAfter = error.retryAfter { headers[.retryAfter] = String(retryAfter) }
+        if error.status == 405 { headers[.allow] = ServerError.allowedMethods }
         return Response(status: .init(code: error.status), headers: headers,
                         body: .init(byteBuffer: ByteBuffer(bytes: error.body)))
     }

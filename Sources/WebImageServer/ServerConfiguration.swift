@@ -79,6 +79,17 @@ public struct ServerConfiguration: Sendable {
     /// How long a graceful shutdown waits for requests in flight.
     public var shutdownTimeout: TimeInterval = 20
 
+    // Connections: how long one may keep the server waiting, how many are held (checked by
+    // ``checkConnectionSettings()``).
+    /// Seconds a request may take to arrive whole, from its first byte (a connection's first
+    /// request: from the connection's opening); the connection is closed beyond.
+    public var readTimeout: TimeInterval = 10
+    /// Seconds a kept-alive connection may wait idle for its next request before it is closed.
+    public var keepAliveTimeout: TimeInterval = 10
+    /// Connections held at once; one more is answered 503 and closed. nil: the open-file limit
+    /// less a reserve for the server's own files and sockets.
+    public var maxConnections: Int?
+
     /// The time in unix seconds, by which `exp` is judged (injectable, so tests need not wait).
     public var now: @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) }
 

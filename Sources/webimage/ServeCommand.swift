@@ -92,7 +92,16 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Log lines as text or json (one object per line), on standard error.")
     var logFormat = Env.string("LOG_FORMAT") ?? "text"
 
+    // Connections: how long one may keep the server waiting, how many are held.
+    @Option(help: "Seconds a request may take to arrive whole, from its first byte (a new connection: from its opening); the connection is closed beyond.")
+    var readTimeout = Env.double("READ_TIMEOUT") ?? 10
+    @Option(help: "Seconds an idle kept-alive connection waits for its next request before it is closed.")
+    var keepAliveTimeout = Env.double("KEEP_ALIVE_TIMEOUT") ?? 10
+    @Option(help: "Connections held at once; more are answered 503 and closed (default: the open-file limit less a reserve; env WEBIMAGE_MAX_CONNECTIONS).")
+    var maxConnections: Int?
+
     func validate() throws {
+        try validateConnectionOptions()
         guard (0...65535).contains(port) else { throw ValidationError("--port takes 0–65535, got \(port).") }
         guard key.count == salt.count else {
             throw ValidationError("--key and --salt come in pairs: \(key.count) keys, \(salt.count) salts.")
@@ -178,6 +187,7 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.sharedCache = try sharedCacheConfiguration()
         configuration.sharedCacheTTL = sharedCacheTtl
         configuration.sharedCacheLeaseWait = sharedCacheLeaseWait
+        applyConnectionOptions(to: &configuration)
         return configuration
     }
 
@@ -208,6 +218,8 @@ struct ServeCommand: AsyncParsableCommand {
             FileHandle.standardOutput.write(Data("webimage serve: listening on http://\(host):\(port)/\n".utf8))
         }, onStopping: { inFlight in
             FileHandle.standardOutput.write(Data("webimage serve: stopping; \(inFlight) request(s) in flight\n".utf8))
+        }, onCutShort: { inFlight in
+            FileHandle.standardOutput.write(Data("webimage serve: second signal; stopping now, \(inFlight) request(s) cut short\n".utf8))
         })
     }
 }

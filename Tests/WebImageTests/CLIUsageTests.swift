@@ -41,6 +41,10 @@ struct CLIUsageTests {
         (["serve", "--shared-cache", "redis://cache:6379/db1"], "'db1' is not a database index"),
         (["serve", "--shared-cache", "memcached://cache:11211"], "memcached"),
         (["serve", "--shared-cache", "redis://cache:6379/0", "--shared-cache-timeout", "0"], "--shared-cache-timeout"),
+        (["serve", "--read-timeout", "0"], "--read-timeout"),
+        (["serve", "--read-timeout", "nan"], "--read-timeout"),
+        (["serve", "--keep-alive-timeout", "3601"], "--keep-alive-timeout"),
+        (["serve", "--max-connections", "0"], "--max-connections"),
         (["shared-cache-bench", "--redis", "redis://:1"], "names no host"),
     ])
     func badTokenExitsTwo(arguments: [String], token: String) async throws {

@@ -28,6 +28,8 @@ final class ImagePipeline: Sendable {
     /// Which sources may be fetched or served from the caches.
     let sources: SourceCheck
     private let jobs = SharedJobs<ServedImage>()
+    /// The private temporary directory for sources when no cache directory is set.
+    let scratch: PrivateDirectory?
 
     init(configuration: ServerConfiguration, logger: Logger, metrics: ServerMetrics) throws {
         self.configuration = configuration
@@ -56,8 +58,10 @@ final class ImagePipeline: Sendable {
         // A source cut short by a power loss must read as a miss, not as a broken image.
         cacheConfig.disk.durability = .durable
         let directory = configuration.noCache ? nil : configuration.cacheDirectory
-        let cache = ImageCache(namespace: "webimage-serve-sources", directory: directory ?? FileManager.default.temporaryDirectory
-            .appendingPathComponent("webimage-serve-\(ProcessInfo.processInfo.processIdentifier)"), config: cacheConfig)
+        // Without a cache directory, sources go to a private temporary one, removed at shutdown.
+        let scratch = directory == nil ? try PrivateDirectory(prefix: "webimage-serve-") : nil
+        self.scratch = scratch
+        let cache = ImageCache(namespace: "webimage-serve-sources", directory: directory ?? scratch!.url, config: cacheConfig)
         if let redis = configuration.sharedCache, !configuration.noCache {
             let tier = SharedTier(configuration: redis, ttl: configuration.sharedCacheTTL,
                                   leaseWait: configuration.sharedCacheLeaseWait, limiter: limiter, logger: logger)
@@ -88,10 +92,12 @@ final class ImagePipeline: Sendable {
     /// Distinct results being made now.
     var jobsInFlight: Int { jobs.count }
 
-    /// Stops the downloader (after the server stopped serving).
+    /// Stops the downloader and removes the private temporary directory (after the server
+    /// stopped serving).
     func shutdown() async {
         try? await downloader.shutdown()
         shared?.client.close()
+        scratch?.remove()
     }
 
     /// The result for `target` (the raw request target), its format negotiated with `accept`, and
@@ -333,8 +339,9 @@ final class ImagePipeline: Sendable {
     /// WebP), if the server was told to negotiate.
     private func negotiatedFormat(accept: String?) -> ImageFormat? {
         guard let accept, configuration.autoAVIF || configuration.autoWebP else { return nil }
-        if configuration.autoAVIF, accept.contains("image/avif"), coders.canEncode(to: .avif) { return .avif }
-        if configuration.autoWebP, accept.contains("image/webp") { return .webp }
+        let accepted = AcceptHeader(accept)
+        if configuration.autoAVIF, accepted.accepts("image/avif"), coders.canEncode(to: .avif) { return .avif }
+        if configuration.autoWebP, accepted.accepts("image/webp") { return .webp }
         return nil
     }
 

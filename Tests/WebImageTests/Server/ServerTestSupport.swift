@@ -53,15 +53,14 @@ struct ServerHarness: Sendable {
 }
 
 /// Runs `body` against a server with `configuration` (on a free port), then shuts it down
-/// gracefully and waits until it has stopped.
+/// gracefully and waits until it has stopped. The server logs to `logger` (default: nowhere).
 func withImageServer<T: Sendable>(_ configuration: ServerConfiguration = ServerConfiguration(),
+                                  logger: Logger = Logger(label: "test.serve") { _ in SwiftLogNoOpLogHandler() },
                                   _ body: @Sendable (ServerHarness) async throws -> T) async throws -> T {
     var configuration = configuration
     configuration.host = "127.0.0.1"
     configuration.port = 0
-    let server = try ImageServer(configuration: configuration, logger: Logger(label: "test.serve") { _ in
-        SwiftLogNoOpLogHandler()
-    })
+    let server = try ImageServer(configuration: configuration, logger: logger)
     let listening = Watched<Int?>(nil)
     let application = server.makeApplication { port in listening.update { $0 = port } }
     let group = ServiceGroup(configuration: .init(services: [application], logger: Logger(label: "test.serve.group") { _ in

@@ -27,8 +27,10 @@ struct RecordingLogHandler: LogHandler {
         set { metadata[key] = newValue }
     }
 
+    /// Records the message followed by its metadata, ` key=value` in key order.
     func log(event: LogEvent) {
-        let text = event.message.description
+        let fields = metadata.merging(event.metadata ?? [:]) { $1 }
+        let text = event.message.description + fields.keys.sorted().map { " \($0)=\(fields[$0]!)" }.joined()
         messages.log.update { $0.append(text) }
     }
 
