@@ -36,7 +36,8 @@ struct SourceCheck: Sendable {
         do {
             origin = try URLOrigin(validating: url)
         } catch {
-            throw ServerError(error, source: source)
+            // The URL check's own words: they describe the URL the client sent (scheme, host, port).
+            throw ServerError.badRequest("invalid_source", "The source \(source) cannot be requested: \(error.message)")
         }
         if let allowList, !allowList.admits(url) {
             throw ServerError(status: 403, name: "source_not_allowed",
@@ -44,7 +45,8 @@ struct SourceCheck: Sendable {
         }
         if let addressPolicy, let refusal = Self.refusal(of: origin.host, by: addressPolicy) {
             throw ServerError(status: 403, name: "source_forbidden",
-                              message: "The source \(source) is on an address this server may not fetch: \(refusal).")
+                              message: "The source \(source) is not on a public address; this server may not fetch it.",
+                              detail: refusal)
         }
         return url
     }

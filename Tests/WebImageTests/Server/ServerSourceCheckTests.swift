@@ -39,7 +39,8 @@ struct ServerSourceCheckTests {
                 let reply = try await server.get("/insecure/plain/http://127.0.0.1:\(origin.port)/hop.jpg")
                 #expect(reply.status == 502)
                 #expect(reply.error?.name == "source_unreachable")
-                #expect(reply.error?.message.contains("127.0.0.1:70000") == true, "\(String(describing: reply.error))")
+                // What the origin redirected to is in the log's detail, not the client's message.
+                #expect(reply.error?.message.contains("70000") == false, "\(String(describing: reply.error))")
                 let health = try await server.get("/health")
                 #expect(health.status == 200)
             }
@@ -68,7 +69,8 @@ struct ServerSourceCheckTests {
                 let redirected = try await server.get("/insecure/w:20/plain/\(base)/ok/hop.jpg")
                 #expect(redirected.status == 403)
                 #expect(redirected.error?.name == "source_not_allowed")
-                #expect(redirected.error?.message.contains("redirected to") == true, "\(String(describing: redirected.error))")
+                // Refused at the redirect: the first hop was fetched, its target never.
+                #expect(origin.requestCount("/ok/hop.jpg") == 1)
                 #expect(origin.requestCount("/ok-private/photo.jpg") == 0 && origin.requestCount("/private/photo.jpg") == 0)
             }
         }
