@@ -12,10 +12,7 @@ struct DownloadAllowListTests {
     let picture = TestImageCoder.encode(width: 6, height: 4)
 
     private func load(_ downloader: ImageDownloader, _ url: URL) async -> ImageLoadResult? {
-        let recorder = LoadRecorder()
-        downloader.requestImage(with: url, options: [], context: .testing(coder), progress: nil,
-                                completion: recorder.completion)
-        return await recorder.waitForFinal()
+        await downloader.finalResult(for: url, coder: coder)
     }
 
     @Test func onlyURLsUnderTheListAreRequested() async throws {

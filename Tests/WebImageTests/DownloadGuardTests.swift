@@ -26,10 +26,7 @@ struct DownloadGuardTests {
 
     /// The final result of one load.
     private func load(_ downloader: ImageDownloader, _ url: URL) async -> ImageLoadResult? {
-        let recorder = LoadRecorder()
-        downloader.requestImage(with: url, options: [], context: .testing(coder), progress: nil,
-                                completion: recorder.completion)
-        return await recorder.waitForFinal()
+        await downloader.finalResult(for: url, coder: coder)
     }
 
     @Test func aNameThatResolvesToLoopbackIsRefusedBeforeAnyConnection() async throws {

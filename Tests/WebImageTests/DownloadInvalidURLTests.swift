@@ -13,10 +13,7 @@ struct DownloadInvalidURLTests {
     let picture = TestImageCoder.encode(width: 6, height: 4)
 
     private func load(_ downloader: ImageDownloader, _ url: URL) async -> ImageLoadResult? {
-        let recorder = LoadRecorder()
-        downloader.requestImage(with: url, options: [], context: .testing(coder), progress: nil,
-                                completion: recorder.completion)
-        return await recorder.waitForFinal()
+        await downloader.finalResult(for: url, coder: coder)
     }
 
     private static func configs() -> [DownloaderConfig] {

@@ -7,27 +7,10 @@ import Testing
 /// What a stored partial body may be continued by: only the same request, and only a 206 whose
 /// length, range and validator all agree with what was stored.
 @Suite("Download resume checks")
-struct DownloadResumeKeyTests {
+struct DownloadResumeKeyTests: ResumeFixture {
     let coder = TestImageCoder()
     let picture = TestImageCoder.encode(width: 64, height: 64)
     var cut: Int { picture.count * 6 / 10 }
-
-    private func config(retries: Int, messages: RecordingLogHandler.Messages? = nil) -> DownloaderConfig {
-        var config = DownloaderConfig()
-        config.retryStrategy = RetryStrategy(maxRetries: retries)
-        config.clock = TestClock()
-        if let messages { config.logger = RecordingLogHandler.logger(messages) }
-        return config
-    }
-
-    private func cutRoute(etag: String? = "\"v1\"", lastModified: String? = nil) -> TestOriginRoute {
-        var route = TestOriginRoute.data(picture, mode: .closeAfter(cut))
-        route.contentLength = picture.count
-        route.acceptsRanges = true
-        route.etag = etag
-        route.lastModified = lastModified
-        return route
-    }
 
     private func fullRoute() -> TestOriginRoute {
         var route = TestOriginRoute.data(picture)

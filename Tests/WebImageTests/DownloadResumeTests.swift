@@ -7,28 +7,10 @@ import Testing
 /// Resuming bodies cut short, against the loopback origin's ranges: what is asked (`Range`,
 /// `If-Range`), what is appended, and every answer that makes the download start over instead.
 @Suite("Download resume")
-struct DownloadResumeTests {
+struct DownloadResumeTests: ResumeFixture {
     let coder = TestImageCoder()
     let picture = TestImageCoder.encode(width: 64, height: 64)
     var cut: Int { picture.count * 6 / 10 }
-
-    private func config(retries: Int, messages: RecordingLogHandler.Messages? = nil) -> DownloaderConfig {
-        var config = DownloaderConfig()
-        config.retryStrategy = RetryStrategy(maxRetries: retries)
-        config.clock = TestClock()
-        if let messages { config.logger = RecordingLogHandler.logger(messages) }
-        return config
-    }
-
-    /// The picture with ranges and `etag`, its body cut after `cut` bytes (the declared length stays whole).
-    private func cutRoute(etag: String? = "\"v1\"", lastModified: String? = nil) -> TestOriginRoute {
-        var route = TestOriginRoute.data(picture, mode: .closeAfter(cut))
-        route.contentLength = picture.count
-        route.acceptsRanges = true
-        route.etag = etag
-        route.lastModified = lastModified
-        return route
-    }
 
     private func fullRoute(_ body: [UInt8]? = nil, etag: String? = "\"v1\"", lastModified: String? = nil) -> TestOriginRoute {
         var route = TestOriginRoute.data(body ?? picture)

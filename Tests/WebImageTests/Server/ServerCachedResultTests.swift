@@ -105,22 +105,9 @@ enum RawHTTPConnection {
     }
 
     private static func blockingExchange(port: Int, paths: [String]) throws -> [Reply] {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw RawHTTPError.io("socket") }
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = UInt16(port).bigEndian
-        let connected = withUnsafePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
-            }
-        }
-        guard connected else { throw RawHTTPError.io("connect") }
+        let connection = try RawSocket(port: port)
         let requests = paths.map { "GET \($0) HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n" }.joined()
-        let bytes = Array(requests.utf8)
-        guard write(fd, bytes, bytes.count) == bytes.count else { throw RawHTTPError.io("write") }
+        try connection.send(requests)
         var received: [UInt8] = []
         var replies: [Reply] = []
         var buffer = [UInt8](repeating: 0, count: 65536)
@@ -130,7 +117,7 @@ enum RawHTTPConnection {
                 received.removeFirst(used)
                 continue
             }
-            let count = read(fd, &buffer, buffer.count)
+            let count = read(connection.fd, &buffer, buffer.count)
             guard count > 0 else { throw RawHTTPError.io("the connection closed after \(replies.count) replies") }
             received.append(contentsOf: buffer[0..<count])
         }

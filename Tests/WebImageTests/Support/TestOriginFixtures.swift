@@ -129,6 +129,15 @@ extension WebImageContext {
     }
 }
 
+extension ImageDownloader {
+    /// The final result of loading `url` through `coder`, with no options.
+    func finalResult(for url: URL, coder: TestImageCoder) async -> ImageLoadResult? {
+        let recorder = LoadRecorder()
+        requestImage(with: url, options: [], context: .testing(coder), progress: nil, completion: recorder.completion)
+        return await recorder.waitForFinal()
+    }
+}
+
 /// Collects what a loader's callbacks report, for assertions, and lets the test await them.
 final class LoadRecorder: Sendable {
     private struct Log {
