@@ -42,22 +42,24 @@ SANITIZE=(-sanitize=fuzzer,address)
 # $1 = output folder, $2 = clang's sanitizer flag (or ""), rest = extra swiftc flags.
 build_library() {
   local dir=$1 csanitize=$2; shift 2
-  local archive=$dir/libWebImageCodecs.a
+  local archive=$dir/libWebImageCodecs.a partial=$dir/libWebImageCodecs.partial.a
   mkdir -p "$dir"
   if [ -f "$archive" ] && [ -z "$(find "${LIBRARY_SOURCES[@]}" "${LIBRARY_C_SOURCES[@]}" -newer "$archive" | head -1)" ]; then
     return
   fi
   echo "fuzz: compiling the image layer (WebImageCodecs) into $dir" >&2
   "$SWIFTC" -parse-as-library -package-name WebImage -module-name WebImageCodecs -O -wmo -swift-version 6 "$@" \
-    -emit-library -static -o "$archive" \
+    -emit-library -static -o "$partial" \
     -emit-module -emit-module-path "$dir/WebImageCodecs.swiftmodule" \
     "${C_MODULES[@]}" "${LIBRARY_SOURCES[@]}"
   local source object
   for source in "${LIBRARY_C_SOURCES[@]}"; do
     object=$dir/$(basename "$source" .c).o
     "${CC:-clang}" -O2 ${csanitize:+"$csanitize"} -I Sources/CMatrixShaper/include -I Sources/CJPEGRows/include -c "$source" -o "$object"
-    ar rs "$archive" "$object"
+    ar rs "$partial" "$object"
   done
+  # In place only once whole: an interrupted build leaves no archive that looks up to date.
+  mv "$partial" "$archive"
 }
 
 build_codec_target() {
