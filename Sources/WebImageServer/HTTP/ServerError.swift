@@ -59,6 +59,12 @@ public struct ServerError: Error, Sendable, Equatable {
     static let shuttingDown = ServerError(status: 503, name: "shutting_down",
                                           message: "The server is shutting down.", retryAfter: 5)
 
+    /// What a source refused by the private-address guard is told, whichever check refused it
+    /// (the address it resolved to, or why, goes to ``detail``).
+    static func notPublicMessage(_ source: String) -> String {
+        "The source \(source) is not on a public address; this server may not fetch it."
+    }
+
     /// How a failure of the library's fetch, decode or encode is answered (imgproxy's statuses:
     /// the source's 404 as 404, its other failures as 502, a timeout as 504, a bad image as 422).
     /// A failure to reach the source is told in the server's own words; the library's message,
@@ -69,8 +75,7 @@ public struct ServerError: Error, Sendable, Equatable {
         switch error.code {
         case .forbiddenAddress:
             self.init(status: 403, name: "source_forbidden",
-                      message: "The source \(source) is not on a public address; this server may not fetch it.",
-                      detail: detail)
+                      message: Self.notPublicMessage(source), detail: detail)
         case .sourceNotAllowed:
             self.init(status: 403, name: "source_not_allowed",
                       message: "The source \(source) is not under a source this server is allowed to fetch.", detail: detail)

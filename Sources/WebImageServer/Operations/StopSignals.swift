@@ -30,7 +30,8 @@ final class StopSignals: Sendable {
 /// Dispatch signal sources for some signals (ignored by default, so they no longer end the
 /// process), calling back with the number of signals delivered since the last call.
 private final class SignalSources: @unchecked Sendable {
-    // Made in init and only cancelled after: never mutated.
+    // No lock: the array is set once in init and never mutated; a DispatchSource's cancel() is
+    // safe from any thread.
     private let sources: [any DispatchSourceSignal]
 
     init(_ signals: [Int32], onSignals: @escaping @Sendable (Int) -> Void) {

@@ -45,7 +45,7 @@ struct SourceCheck: Sendable {
         }
         if let addressPolicy, let refusal = Self.refusal(of: origin.host, by: addressPolicy) {
             throw ServerError(status: 403, name: "source_forbidden",
-                              message: "The source \(source) is not on a public address; this server may not fetch it.",
+                              message: ServerError.notPublicMessage(source),
                               detail: refusal)
         }
         return url
