@@ -61,6 +61,14 @@ struct WorkCancellationTests {
         #expect(outer == .cancelled)
     }
 
+    @Test func thePNGEncoderStops() {
+        let (inner, outer) = insideCancelled {
+            _ = try PNGEncoder.encode(TestBitmaps.gradient(width: 128, height: 128))
+        }
+        #expect(inner == .cancelled)
+        #expect(outer == .cancelled)
+    }
+
     @Test func workNotCancelledReturnsItsValueAndOutsideRunNothingIsCurrent() throws {
         let cancellation = WorkCancellation()
         #expect(!WorkCancellation.isCurrentCancelled)

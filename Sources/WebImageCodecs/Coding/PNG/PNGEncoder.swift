@@ -14,10 +14,20 @@ enum PNGEncoder {
                              compression_method: 0, filter_method: 0, interlace_method: 0)
         try ctx.check(spng_set_ihdr(ctx.raw, &ihdr), "writing the PNG header", code: .encodingFailed)
         let samples = alpha ? bitmap.pixels : stripAlpha(bitmap)
-        let flags = Int32(SPNG_ENCODE_FINALIZE.rawValue)
+        // Row by row, so work asked to stop (``WorkCancellation``) ends between blocks of rows.
+        let flags = Int32(SPNG_ENCODE_PROGRESSIVE.rawValue | SPNG_ENCODE_FINALIZE.rawValue)
+        try ctx.check(spng_encode_image(ctx.raw, nil, 0, Int32(SPNG_FMT_PNG.rawValue), flags),
+                      "starting the PNG encode", code: .encodingFailed)
+        let rowBytes = bitmap.width * (alpha ? 4 : 3)
         try samples.withUnsafeBytes { raw in
-            try ctx.check(spng_encode_image(ctx.raw, raw.baseAddress, raw.count, Int32(SPNG_FMT_PNG.rawValue), flags),
-                          "compressing the image", code: .encodingFailed)
+            for y in 0..<bitmap.height {
+                if y & 63 == 0, WorkCancellation.isCurrentCancelled {
+                    throw WebImageError(.cancelled, "The PNG encode was cancelled.")
+                }
+                let rc = spng_encode_row(ctx.raw, raw.baseAddress! + y * rowBytes, rowBytes)
+                if rc == Int32(SPNG_EOI.rawValue) { break }
+                try ctx.check(rc, "compressing row \(y)", code: .encodingFailed)
+            }
         }
         var length = 0
         var error: Int32 = 0
