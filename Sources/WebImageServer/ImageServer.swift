@@ -253,6 +253,8 @@ public final class ImageServer: Sendable {
             "results_by_tier": metrics.resultsByTier,
             "shared_cache": pipeline.shared?.health ?? ["enabled": false],
             "bitmap_pool": Self.poolHealth(BitmapPool.shared.statistics),
+            "rss_bytes": ProcessMemoryUsage.residentBytes ?? 0,
+            "peak_rss_bytes": ProcessMemoryUsage.peakResidentBytes,
         ]
         let body = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data()
         var headers = HTTPFields()

@@ -3,8 +3,9 @@ import Testing
 @testable import WebImage
 @testable import WebImageCodecs
 
-/// Image work under a cancelled ``WorkCancellation`` stops inside its loops (the JPEG decoder's
-/// scans and rows, the resampler's rows, the WebP encoder's macroblock rows), and ``WorkCancellation/run(_:)``
+/// Image work under a cancelled ``WorkCancellation`` stops inside its loops (the JPEG and PNG
+/// decoders' rows, libjxl's tasks, GIF rows, the resampler's rows, the WebP encoder's macroblock
+/// rows, the PNG encoder's rows, TIFF strips), and ``WorkCancellation/run(_:)``
 /// never hands out what stopped early.
 @Suite("Work cancellation")
 struct WorkCancellationTests {
@@ -65,6 +66,49 @@ struct WorkCancellationTests {
         let (inner, outer) = insideCancelled {
             _ = try PNGEncoder.encode(TestBitmaps.gradient(width: 128, height: 128))
         }
+        #expect(inner == .cancelled)
+        #expect(outer == .cancelled)
+    }
+
+    @Test func thePNGDecoderStopsBetweenRowBlocks() throws {
+        let rgba8 = try PNGCoder().encode(Image(bitmap: TestBitmaps.gradient(width: 96, height: 96)), as: .png,
+                                          options: .default)
+        let row16 = (0..<64).flatMap { x -> [UInt8] in [UInt8(x), 0, 0, 0, 0, 0, 0xFF, 0xFF] }
+        let rgba16 = PNGFixtures.png(width: 64, height: 64, depth: 16, rows: Array(repeating: row16, count: 64))
+        let interlaced = PNGFixtures.interlacedPNG(TestBitmaps.gradient(width: 64, height: 64))
+        for png in [rgba8, rgba16, interlaced] {
+            let (inner, outer) = insideCancelled { _ = try PNGCoder().decode(png, options: .default) }
+            #expect(inner == .cancelled)
+            #expect(outer == .cancelled)
+        }
+    }
+
+    @Test func theJPEGXLDecoderAndEncoderStopBetweenTheirTasks() throws {
+        let bitmap = TestBitmaps.gradient(width: 160, height: 120)
+        let jxl = try JXLEncoder.encode(bitmap, quality: 80, lossless: false)
+        let decoded = insideCancelled { _ = try JXLCoder().decode(jxl, options: .default) }
+        #expect(decoded.inner == .cancelled)
+        #expect(decoded.outer == .cancelled)
+        let encoded = insideCancelled { _ = try JXLEncoder.encode(bitmap, quality: 80, lossless: false) }
+        #expect(encoded.inner == .cancelled)
+        #expect(encoded.outer == .cancelled)
+        // Not cancelled, the same runner decodes the whole image.
+        #expect(try JXLCoder().decode(jxl, options: .default).bitmap.size == bitmap.size)
+    }
+
+    @Test func theGIFDecoderAndEncoderStop() throws {
+        let image = Image(bitmap: TestBitmaps.gradient(width: 120, height: 90))
+        let gif = try GIFCoder().encode(image, as: .gif, options: .default)
+        let decoded = insideCancelled { _ = try GIFCoder().decode(gif, options: .default) }
+        #expect(decoded.inner == .cancelled)
+        #expect(decoded.outer == .cancelled)
+        let encoded = insideCancelled { _ = try GIFCoder().encode(image, as: .gif, options: .default) }
+        #expect(encoded.inner == .cancelled)
+        #expect(encoded.outer == .cancelled)
+    }
+
+    @Test func theTIFFEncoderStopsBetweenStrips() {
+        let (inner, outer) = insideCancelled { _ = try TIFFEncoder.encode(TestBitmaps.gradient(width: 64, height: 64)) }
         #expect(inner == .cancelled)
         #expect(outer == .cancelled)
     }

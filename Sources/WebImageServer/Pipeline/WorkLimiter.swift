@@ -21,6 +21,7 @@ final class WorkLimiter: Sendable {
         var running = 0
         var waiting: [Waiter] = []
         var nextID: UInt64 = 0
+        var idleWaiters: [CheckedContinuation<Void, Never>] = []
     }
 
     let workers: Int
@@ -46,8 +47,29 @@ final class WorkLimiter: Sendable {
             return true
         }
         guard admitted else { throw ServerError.queueFull }
-        defer { state.withLock { $0.admitted -= 1 } }
+        defer {
+            let idleWaiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+                state.admitted -= 1
+                guard state.admitted == 0 else { return [] }
+                defer { state.idleWaiters = [] }
+                return state.idleWaiters
+            }
+            for waiter in idleWaiters { waiter.resume() }
+        }
         return try await Self.$admittedBy.withValue(identity) { try await body() }
+    }
+
+    /// Returns once no request is admitted (no slot taken, none waited for): at once when none
+    /// is, else when the last admitted request ends.
+    func untilIdle() async {
+        await withCheckedContinuation { continuation in
+            let idle = state.withLock { state -> Bool in
+                guard state.admitted > 0 else { return true }
+                state.idleWaiters.append(continuation)
+                return false
+            }
+            if idle { continuation.resume() }
+        }
     }
 
     /// Runs `body` in a slot, waiting for one in arrival order; throws `CancellationError` when

@@ -4,10 +4,16 @@ import Testing
 @testable import WebImageServer
 
 /// Requests a stranger could send to kill or exhaust the server, each answered with a clear status
-/// (never a trap, an abort or an allocation past the limits), the server still answering after.
+/// (never a trap, an abort or an allocation past the limits), the server still answering after
+/// and the process's peak resident set still within ``peakBound``.
 @Suite("Server: hostile requests")
 struct ServerHostileRequestTests {
     let photo: [UInt8] = Array(try! JPEGFixtures.encode(TestBitmaps.gradient(width: 400, height: 300)))
+
+    /// The most the whole test process may have held at any time: far above what the suites need
+    /// together, far below what one unplanned canvas of these cases would take (30000×30000
+    /// RGBA is 3.6 GB).
+    static let peakBound = 3 << 30
 
     /// Each `(path, status)` against a 400×300 JPEG, then `/health`; `sizes` gives the result size
     /// expected of some paths.
@@ -20,11 +26,16 @@ struct ServerHostileRequestTests {
                 for (options, status) in cases {
                     let reply = try await server.get("/insecure/\(options)/plain/http://127.0.0.1:\(origin.port)/photo.jpg@png")
                     #expect(reply.status == status, "\(options): \(reply.error.map { "\($0.name) \($0.message)" } ?? "")")
+                    #expect(ProcessMemoryUsage.peakResidentBytes < Self.peakBound, "\(options)")
                     if let size = sizes[options], reply.status == 200 {
                         #expect(try server.decode(reply).pixelSize == size, "\(options)")
                     }
                 }
-                #expect(try await server.get("/health").status == 200)
+                let health = try await server.get("/health")
+                #expect(health.status == 200)
+                let report = try JSONSerialization.jsonObject(with: Data(health.body)) as? [String: Any]
+                #expect((report?["rss_bytes"] as? Int ?? 0) > 0)
+                #expect((report?["peak_rss_bytes"] as? Int ?? .max) < Self.peakBound)
             }
         }
     }

@@ -42,6 +42,7 @@ struct GIFEncoder {
 
     private func quantizedFrame(_ frames: EncodeFrames, _ index: Int) throws -> (pixels: GIFIndexedFrame, duration: Double) {
         let frame = try frames.frame(at: index)
+        try WorkCancellation.checkCurrent()
         return (try GIFQuantizer.quantize(frame.bitmap), frame.duration)
     }
 
@@ -74,6 +75,7 @@ struct GIFEncoder {
         }
         var row = [GifPixelType](repeating: 0, count: width)
         for y in 0..<height {
+            if y & 63 == 0 { try WorkCancellation.checkCurrent() }
             row.replaceSubrange(0..<width, with: frame.indices[y * width..<(y + 1) * width])
             try writer.check("row \(y)") { EGifPutLine($0, &row, Int32(width)) }
         }

@@ -113,7 +113,10 @@ struct GIFFrameReader {
             : (desc.Interlace ? rect.height - 1 : visible.y + visible.height - 1 - rect.y)
         var line = [UInt8](repeating: 0, count: rect.width)
         var rowsDrawn = 0
+        var rowsRead = 0
         for frameRow in GIFInterlace.rowOrder(height: rect.height, interlaced: desc.Interlace) {
+            if rowsRead & 63 == 0 { try WorkCancellation.checkCurrent() }
+            rowsRead += 1
             if visible.isEmpty || (!desc.Interlace && frameRow > lastNeededRow) {
                 return skipImageData(file) ? .complete : .failed(rowsDrawn: rowsDrawn)
             }

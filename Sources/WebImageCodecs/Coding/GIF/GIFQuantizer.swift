@@ -91,8 +91,10 @@ enum GIFQuantizer {
         guard status == GIF_OK, size > 0, size <= Int32(limit) else {
             throw WebImageError(.encodingFailed, "giflib could not reduce the frame to \(limit) colours.")
         }
+        try WorkCancellation.checkCurrent()
         var refiner = GIFPaletteRefiner(colors: Array(table[0..<Int(size)]))
         refiner.refine(red: red, green: green, blue: blue, into: &output)
+        try WorkCancellation.checkCurrent()
         var indices = [UInt8](repeating: 0, count: pixelCount)
         for (n, position) in positions.enumerated() { indices[position] = output[n] }
         return GIFIndexedFrame(colors: refiner.colors, indices: indices, transparentIndex: nil)

@@ -8,9 +8,10 @@ import Foundation
 ///
 /// libjxl's defaults are kept where they suit display: orientation applied (the basic info then
 /// reports the oriented size) and zero-duration frames coalesced into the frame they build, so
-/// every frame has the image's size. Premultiplied alpha is divided out. No parallel runner is
-/// set: each decode runs on its caller's thread, since a server decodes several images at once
-/// on few cores and a runner per decode would oversubscribe them.
+/// every frame has the image's size. Premultiplied alpha is divided out. Each decode runs on its
+/// caller's thread (``JXLSerialRunner``), since a server decodes several images at once on few
+/// cores and a thread pool per decode would oversubscribe them; it stops between libjxl's tasks
+/// when the thread's ``WorkCancellation`` is cancelled.
 final class JXLDecodeSession {
     /// The libjxl decoder.
     let decoder: OpaquePointer
@@ -49,7 +50,8 @@ final class JXLDecodeSession {
         self.ownedCopy = owned
         let wanted = events.reduce(0) { $0 | Int32($1.rawValue) }
         guard JxlDecoderSubscribeEvents(decoder, wanted) == JXL_DEC_SUCCESS,
-              JxlDecoderSetUnpremultiplyAlpha(decoder, 1) == JXL_DEC_SUCCESS else {
+              JxlDecoderSetUnpremultiplyAlpha(decoder, 1) == JXL_DEC_SUCCESS,
+              JxlDecoderSetParallelRunner(decoder, JXLSerialRunner.run, nil) == JXL_DEC_SUCCESS else {
             throw JXLFailure.corrupt(while: "setting up its decoder")
         }
         try setInput()
@@ -150,7 +152,10 @@ final class JXLDecodeSession {
 
     private func process(while action: String) throws -> JxlDecoderStatus {
         let status = JxlDecoderProcessInput(decoder)
-        if status == JXL_DEC_ERROR { throw JXLFailure.corrupt(while: action) }
+        if status == JXL_DEC_ERROR {
+            try WorkCancellation.checkCurrent()
+            throw JXLFailure.corrupt(while: action)
+        }
         if status == JXL_DEC_NEED_MORE_INPUT { throw JXLFailure.truncated(while: action) }
         return status
     }

@@ -5,7 +5,9 @@ import Foundation
 /// tagged sRGB, alpha kept when any pixel is not opaque.
 ///
 /// Settings chosen for servers: effort 3 ("falcon") of libjxl's 1 (fastest) to 9 (slowest), and
-/// no thread runner (a server encodes many images at once). ``effort`` has the measurements.
+/// each encode on its caller's thread (a server encodes many images at once), stopping between
+/// libjxl's tasks when the thread's ``WorkCancellation`` is cancelled (``JXLSerialRunner``).
+/// ``effort`` has the measurements.
 enum JXLEncoder {
     /// libjxl's effort for every encode. Measured with cjxl 0.7 (one thread, a loaded 2-core VM)
     /// on a 1024×768 photo-like picture: at distance 1, effort 3 took 0.13–0.17 s and effort 7
@@ -23,6 +25,7 @@ enum JXLEncoder {
             throw JXLFailure.encoding("allocating an encoder (out of memory)", size: bitmap.size)
         }
         defer { JxlEncoderDestroy(encoder) }
+        try check(encoder, JxlEncoderSetParallelRunner(encoder, JXLSerialRunner.run, nil), "setting its runner", bitmap)
         let alpha = bitmap.hasAlpha
         var info = JxlBasicInfo()
         JxlEncoderInitBasicInfo(&info)
@@ -112,6 +115,7 @@ enum JXLEncoder {
     }
 
     private static func failure(_ encoder: OpaquePointer, _ action: String, _ bitmap: Bitmap) -> WebImageError {
+        if WorkCancellation.isCurrentCancelled { return WebImageError(.cancelled, "The JPEG XL encode was cancelled.") }
         let error = JxlEncoderGetError(encoder)
         let reason = error == JXL_ENC_ERR_OOM ? "; out of memory" : error == JXL_ENC_ERR_NOT_SUPPORTED ? "; not supported" : ""
         return JXLFailure.encoding(action + reason, size: bitmap.size)

@@ -26,29 +26,54 @@ enum PNGDecoder {
         }
         return try Bitmap(width: size.width, height: size.height) { out in
             if ihdr.bit_depth == 16 {
-                try decodeRounding16(ctx, into: out)
+                try decodeRounding16(ctx, size: size, into: out)
             } else {
-                try ctx.check(spng_decode_image(ctx.raw, out.baseAddress, length, rgba8, applyTransparency),
-                              "decoding the image data")
+                try decodeRows(ctx, format: rgba8, rowBytes: size.width * 4, height: size.height,
+                               into: UnsafeMutableRawPointer(out.baseAddress!))
             }
             color.apply(out)
         }
     }
 
     /// Decodes a 16-bit PNG as RGBA16 and rounds each sample to 8 bits (`v × 255 / 65535`).
-    private static func decodeRounding16(_ ctx: SPNGContext, into out: UnsafeMutableBufferPointer<UInt8>) throws {
+    private static func decodeRounding16(_ ctx: SPNGContext, size: PixelSize,
+                                         into out: UnsafeMutableBufferPointer<UInt8>) throws {
         var length = 0
         try ctx.check(spng_decoded_image_size(ctx.raw, rgba16, &length), "sizing the decoded image")
         guard length == out.count * 2 else {
             throw WebImageError.badData("The PNG decoder reported an unexpected 16-bit image size (\(length) bytes).")
         }
         let wide = try [UInt16](unsafeUninitializedCapacity: out.count) { buffer, initialized in
-            try ctx.check(spng_decode_image(ctx.raw, buffer.baseAddress, length, rgba16, applyTransparency),
-                          "decoding the image data")
+            try decodeRows(ctx, format: rgba16, rowBytes: size.width * 8, height: size.height,
+                           into: UnsafeMutableRawPointer(buffer.baseAddress!))
             initialized = out.count
         }
         wide.withUnsafeBufferPointer { w in
             for i in 0..<out.count { out[i] = UInt8((UInt32(w[i]) &* 255 &+ 32767) / 65535) }
+        }
+    }
+
+    /// Decodes the image data into `out`, `height` rows of `rowBytes` in `format`, one row at a time
+    /// (an interlaced image's rows are visited once per pass), and stops between blocks of rows
+    /// when the thread's ``WorkCancellation`` is cancelled.
+    private static func decodeRows(_ ctx: SPNGContext, format: Int32, rowBytes: Int, height: Int,
+                                   into out: UnsafeMutableRawPointer) throws {
+        let progressive = applyTransparency | Int32(SPNG_DECODE_PROGRESSIVE.rawValue)
+        try ctx.check(spng_decode_image(ctx.raw, nil, 0, format, progressive), "starting the decode")
+        var info = spng_row_info()
+        var visited = 0
+        while true {
+            if visited & 63 == 0, WorkCancellation.isCurrentCancelled {
+                throw WebImageError(.cancelled, "The PNG decode was cancelled.")
+            }
+            try ctx.check(spng_get_row_info(ctx.raw, &info), "locating row \(visited)")
+            guard Int(info.row_num) < height else {
+                throw WebImageError.badData("The PNG decoder reported row \(info.row_num) of \(height).")
+            }
+            let rc = spng_decode_row(ctx.raw, out + Int(info.row_num) * rowBytes, rowBytes)
+            if rc == Int32(SPNG_EOI.rawValue) { return }
+            try ctx.check(rc, "decoding row \(info.row_num)")
+            visited += 1
         }
     }
 

@@ -51,6 +51,7 @@ enum TIFFEncoder {
             try strip.withUnsafeMutableBufferPointer { strip in
                 var y = 0, index: UInt32 = 0
                 while y < bitmap.height {
+                    try WorkCancellation.checkCurrent()
                     let rows = min(rowsPerStrip, bitmap.height - y)
                     let from = pixels.baseAddress! + y * bitmap.bytesPerRow
                     if alpha {
