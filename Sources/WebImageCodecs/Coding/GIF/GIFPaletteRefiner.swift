@@ -12,12 +12,15 @@ struct GIFPaletteRefiner {
         self.colors = colors
     }
 
-    /// Rewrites `indices` (one per pixel of the `red`/`green`/`blue` planes) and the table.
-    mutating func refine(red: [UInt8], green: [UInt8], blue: [UInt8], into indices: inout [UInt8]) {
+    /// Rewrites `indices` (one per pixel of the `red`/`green`/`blue` planes) and the table; throws
+    /// ``WebImageError/Code/cancelled`` between blocks of pixels once the thread's
+    /// ``WorkCancellation`` is cancelled.
+    mutating func refine(red: [UInt8], green: [UInt8], blue: [UInt8], into indices: inout [UInt8]) throws {
         guard colors.count > 1 else { return }
-        remap(red: red, green: green, blue: blue, into: &indices)
+        try remap(red: red, green: green, blue: blue, into: &indices)
         var sums = [(r: Int, g: Int, b: Int, n: Int)](repeating: (0, 0, 0, 0), count: colors.count)
         for i in indices.indices {
+            if i & GIFQuantizer.pixelsBetweenChecks == 0 { try WorkCancellation.checkCurrent() }
             let k = Int(indices[i])
             sums[k].r += Int(red[i]); sums[k].g += Int(green[i]); sums[k].b += Int(blue[i]); sums[k].n += 1
         }
@@ -26,12 +29,13 @@ struct GIFPaletteRefiner {
             colors[k] = GifColorType(Red: UInt8((sum.r + half) / sum.n), Green: UInt8((sum.g + half) / sum.n),
                                      Blue: UInt8((sum.b + half) / sum.n))
         }
-        remap(red: red, green: green, blue: blue, into: &indices)
+        try remap(red: red, green: green, blue: blue, into: &indices)
     }
 
-    private func remap(red: [UInt8], green: [UInt8], blue: [UInt8], into indices: inout [UInt8]) {
+    private func remap(red: [UInt8], green: [UInt8], blue: [UInt8], into indices: inout [UInt8]) throws {
         var cache = [Int16](repeating: -1, count: 1 << 15)
         for i in indices.indices {
+            if i & GIFQuantizer.pixelsBetweenChecks == 0 { try WorkCancellation.checkCurrent() }
             let r = red[i], g = green[i], b = blue[i]
             let cell = Int(r >> 3) << 10 | Int(g >> 3) << 5 | Int(b >> 3)
             if cache[cell] < 0 { cache[cell] = Int16(nearest(r, g, b)) }

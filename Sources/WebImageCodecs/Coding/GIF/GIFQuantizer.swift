@@ -19,6 +19,9 @@ struct GIFIndexedFrame {
 /// 128 become the transparent index, placed right after the opaque colours (255 when the
 /// quantizer uses its full 255), so they never share an entry with a visible colour.
 enum GIFQuantizer {
+    /// One less than the pixels between two looks at the thread's ``WorkCancellation``.
+    static let pixelsBetweenChecks = (1 << 16) - 1
+
     static func quantize(_ bitmap: Bitmap) throws -> GIFIndexedFrame {
         let pixelCount = bitmap.width * bitmap.height
         let hasTransparency = bitmap.pixels.withUnsafeBufferPointer { p in
@@ -26,6 +29,7 @@ enum GIFQuantizer {
         }
         let limit = hasTransparency ? 255 : 256
         var frame = try exactColors(bitmap, limit: limit) ?? medianCut(bitmap, limit: limit)
+        try WorkCancellation.checkCurrent()
         if hasTransparency {
             let transparent = frame.colors.count
             frame.transparentIndex = transparent
@@ -41,13 +45,14 @@ enum GIFQuantizer {
     }
 
     /// The frame's opaque colours kept exactly, or nil when there are more than `limit`.
-    private static func exactColors(_ bitmap: Bitmap, limit: Int) -> GIFIndexedFrame? {
+    private static func exactColors(_ bitmap: Bitmap, limit: Int) throws -> GIFIndexedFrame? {
         var table: [UInt32: UInt8] = [:]
         var colors: [GifColorType] = []
         var indices = [UInt8](repeating: 0, count: bitmap.width * bitmap.height)
-        let complete = bitmap.pixels.withUnsafeBufferPointer { p -> Bool in
+        let complete = try bitmap.pixels.withUnsafeBufferPointer { p -> Bool in
             var lastKey = UInt32.max, lastIndex: UInt8 = 0
             for i in 0..<indices.count {
+                if i & Self.pixelsBetweenChecks == 0 { try WorkCancellation.checkCurrent() }
                 let o = i * 4
                 guard p[o + 3] >= 128 else { continue }
                 let key = UInt32(p[o]) << 16 | UInt32(p[o + 1]) << 8 | UInt32(p[o + 2])
@@ -75,8 +80,11 @@ enum GIFQuantizer {
     private static func medianCut(_ bitmap: Bitmap, limit: Int) throws -> GIFIndexedFrame {
         var red: [UInt8] = [], green: [UInt8] = [], blue: [UInt8] = [], positions: [Int] = []
         let pixelCount = bitmap.width * bitmap.height
-        bitmap.pixels.withUnsafeBufferPointer { p in
+        red.reserveCapacity(pixelCount); green.reserveCapacity(pixelCount); blue.reserveCapacity(pixelCount)
+        positions.reserveCapacity(pixelCount)
+        try bitmap.pixels.withUnsafeBufferPointer { p in
             for i in 0..<pixelCount where p[i * 4 + 3] >= 128 {
+                if i & Self.pixelsBetweenChecks == 0 { try WorkCancellation.checkCurrent() }
                 red.append(p[i * 4]); green.append(p[i * 4 + 1]); blue.append(p[i * 4 + 2])
                 positions.append(i)
             }
@@ -93,7 +101,7 @@ enum GIFQuantizer {
         }
         try WorkCancellation.checkCurrent()
         var refiner = GIFPaletteRefiner(colors: Array(table[0..<Int(size)]))
-        refiner.refine(red: red, green: green, blue: blue, into: &output)
+        try refiner.refine(red: red, green: green, blue: blue, into: &output)
         try WorkCancellation.checkCurrent()
         var indices = [UInt8](repeating: 0, count: pixelCount)
         for (n, position) in positions.enumerated() { indices[position] = output[n] }
