@@ -28,6 +28,10 @@ public struct ServerConfiguration: Sendable {
     public var maxSourceBytes = 50 * 1024 * 1024
     /// The largest source image decoded, in pixels (50 MP).
     public var maxSourceResolution = 50_000_000
+    /// The executable that encodes large AVIF results in a child process, killed when the request
+    /// is abandoned (an AVIF encode is one libaom call that cannot be stopped otherwise); nil
+    /// encodes them in the server's process. `webimage serve` uses its own executable.
+    public var encoderProcess: EncoderProcess?
     /// Frames of an animated source processed; 1 is the first frame only.
     public var maxAnimationFrames = 1
     /// Retries of a failed source download (connection errors, timeouts, 5xx, 429).

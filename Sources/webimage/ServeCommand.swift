@@ -157,6 +157,7 @@ struct ServeCommand: AsyncParsableCommand {
 
     func serverConfiguration() throws -> ServerConfiguration {
         var configuration = ServerConfiguration()
+        configuration.encoderProcess = EncoderProcess.ownExecutable
         configuration.host = host
         configuration.port = port
         configuration.keys = key.flatMap { $0.split(separator: ",").map(String.init) }

@@ -13,6 +13,9 @@ public struct EncodeOptions: Sendable, Hashable {
     public var firstFrameOnly: Bool
     /// WebP only: lossless instead of lossy.
     public var lossless: Bool
+    /// AVIF only: the executable that encodes large images in a child process, which is killed
+    /// when the encode's ``WorkCancellation`` is cancelled; nil encodes in this process.
+    public var encoderProcess: EncoderProcess?
 
     /// Options with every field settable; `compressionQuality` is clamped to 0…1.
     public init(compressionQuality: Double = 1, backgroundColor: RGBA = .white,

@@ -286,6 +286,7 @@ final class ImagePipeline: Sendable {
         let output = outputFormat(format, for: processed, negotiated: negotiated)
         var encodeOptions = EncodeOptions(compressionQuality: Double(quality(for: output, options: parsed.options)) / 100)
         encodeOptions.firstFrameOnly = !processed.isAnimated || !output.isAnimatable
+        encodeOptions.encoderProcess = configuration.encoderProcess
         if let background = parsed.options.background { encodeOptions.backgroundColor = background }
         let encoded: Data
         do {

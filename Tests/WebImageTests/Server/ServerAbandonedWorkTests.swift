@@ -64,4 +64,21 @@ struct ServerAbandonedWorkTests {
             #expect(server.server.departures.count <= 1)
         }
     }
+
+    @Test func largeAVIFResultsAreEncodedInAChildProcess() async throws {
+        let executable = try #require(webimageExecutable(), "build the webimage executable first")
+        let photo = Array(try JPEGFixtures.encode(TestBitmaps.gradient(width: 400, height: 300)))
+        try await withTestOrigin { origin in
+            origin.setRoute("/photo.jpg", .data(photo, contentType: "image/jpeg"))
+            let configuration = loopbackServerConfiguration {
+                $0.encoderProcess = EncoderProcess(executable: executable.path, minimumPixels: 10_000)
+            }
+            try await withImageServer(configuration) { server in
+                let reply = try await server.get("/insecure/f:avif/plain/http://127.0.0.1:\(origin.port)/photo.jpg")
+                #expect(reply.status == 200)
+                #expect(reply.header("Content-Type") == "image/avif")
+                #expect(try AVIFCoder().decode(reply.body, options: .default).bitmap.size == PixelSize(width: 400, height: 300))
+            }
+        }
+    }
 }

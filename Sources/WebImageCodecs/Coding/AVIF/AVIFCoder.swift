@@ -40,7 +40,8 @@ public struct AVIFCoder: ImageCoding {
 
     /// Encodes the first frame as a still AVIF: lossy 4:2:0 at `compressionQuality` (or the best
     /// quality within `maxFileSize`), or lossless 4:4:4 with `lossless`. Alpha is kept.
-    /// Speed and threads are fixed for servers (see ``AVIFEncoder``).
+    /// Speed and threads are fixed for servers (see ``AVIFEncoder``). With
+    /// ``EncodeOptions/encoderProcess``, a large image is encoded in a child process.
     public func encode(_ image: Image, as format: ImageFormat, options: EncodeOptions) throws -> Data {
         guard format == .avif else {
             throw WebImageError(.unsupportedFormat, "The AVIF coder cannot encode \(format.rawValue) images.")
@@ -49,13 +50,15 @@ public struct AVIFCoder: ImageCoding {
         still.firstFrameOnly = true
         let bitmap = try still.encodeFrames(of: image).frame(at: 0).bitmap
         if options.lossless {
-            return try AVIFEncoder.encode(bitmap, quality: 1, lossless: true)
+            return try AVIFEncoder.encode(bitmap, quality: 1, lossless: true, process: options.encoderProcess)
         }
         if let maxBytes = options.maxFileSize {
             return try EncodeQualitySearch.bestFitting(maxBytes: maxBytes) { quality in
-                try AVIFEncoder.encode(bitmap, quality: Double(quality) / 100, lossless: false)
+                try AVIFEncoder.encode(bitmap, quality: Double(quality) / 100, lossless: false,
+                                       process: options.encoderProcess)
             }
         }
-        return try AVIFEncoder.encode(bitmap, quality: options.compressionQuality, lossless: false)
+        return try AVIFEncoder.encode(bitmap, quality: options.compressionQuality, lossless: false,
+                                      process: options.encoderProcess)
     }
 }

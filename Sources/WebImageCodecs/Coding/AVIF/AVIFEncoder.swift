@@ -11,10 +11,23 @@ enum AVIFEncoder {
     /// libavif's speed setting for every encode.
     static let speed: Int32 = 8
 
-    /// Encodes `bitmap`. Lossy: 4:2:0 at `quality` (0…1, mapped linearly onto AV1's quantizer
-    /// 63…0, the same for colour and alpha). Lossless: 4:4:4 with the identity matrix at quantizer
-    /// 0, which round-trips every pixel exactly. Opaque bitmaps are written without alpha.
-    static func encode(_ bitmap: Bitmap, quality: Double, lossless: Bool) throws -> Data {
+    /// Encodes `bitmap` in a child `process` when one is given and the bitmap is large enough for
+    /// it (so the encode stops when its ``WorkCancellation`` is cancelled), else in this process.
+    static func encode(_ bitmap: Bitmap, quality: Double, lossless: Bool, process: EncoderProcess?) throws -> Data {
+        guard let process, process.takes(bitmap) else {
+            return try encodeHere(bitmap, quality: quality, lossless: lossless)
+        }
+        let run = EncoderProcessRun(process: process,
+                                    arguments: EncoderProcess.avifArguments(bitmap, quality: quality, lossless: lossless),
+                                    maxOutput: bitmap.width * bitmap.height * 8 + (1 << 20))
+        let bytes = try bitmap.pixels.withUnsafeBytes { try run.run(input: $0) }
+        return Data(bytes)
+    }
+
+    /// Encodes `bitmap` in this process. Lossy: 4:2:0 at `quality` (0…1, mapped linearly onto AV1's
+    /// quantizer 63…0, the same for colour and alpha). Lossless: 4:4:4 with the identity matrix at
+    /// quantizer 0, which round-trips every pixel exactly. Opaque bitmaps are written without alpha.
+    static func encodeHere(_ bitmap: Bitmap, quality: Double, lossless: Bool) throws -> Data {
         let format = lossless ? AVIF_PIXEL_FORMAT_YUV444 : AVIF_PIXEL_FORMAT_YUV420
         guard let image = avifImageCreate(UInt32(bitmap.width), UInt32(bitmap.height), 8, format) else {
             throw WebImageError(.encodingFailed, "libavif could not allocate a \(bitmap.size) image (out of memory).")
