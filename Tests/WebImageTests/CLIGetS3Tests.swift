@@ -39,3 +39,24 @@ struct CLIGetS3Tests {
         #expect((refused["message"] as? String)?.contains("AWS_ACCESS_KEY_ID") == true, "\(refused)")
     }
 }
+
+/// S3 settings the CLI refuses before it starts: no store needed.
+@Suite("CLI: S3 settings")
+struct CLIS3SettingsTests {
+    static let noCredentials: [String: String?] = ["AWS_ACCESS_KEY_ID": nil, "AWS_SECRET_ACCESS_KEY": nil]
+    static let credentials: [String: String?] = ["AWS_ACCESS_KEY_ID": "a", "AWS_SECRET_ACCESS_KEY": "b"]
+
+    @Test(arguments: [
+        (["serve", "--use-s3"], noCredentials, "AWS_ACCESS_KEY_ID"),
+        (["serve", "--s3-endpoint", "http://127.0.0.1:9000"], noCredentials, "AWS_ACCESS_KEY_ID"),
+        (["serve", "--s3-endpoint", "ftp://127.0.0.1:9000"], credentials, "--s3-endpoint"),
+        (["serve", "--s3-endpoint", "http://127.0.0.1:99999"], credentials, "--s3-endpoint"),
+        (["get", "s3://images/a.png", "--s3-endpoint", "http://127.0.0.1:9000?x=1"], credentials, "--s3-endpoint"),
+        (["serve", "--local-filesystem-root", "/nonexistent-webimage-root"], [:], "--local-filesystem-root"),
+    ])
+    func aBadSettingIsAUsageError(arguments: [String], environment: [String: String?], token: String) async throws {
+        let run = try await CLIProcess.run(arguments, environment: environment)
+        #expect(run.status != 0, "\(arguments): \(run.stderr)")
+        #expect(run.stderr.contains(token), "\(arguments): \(run.stderr)")
+    }
+}
