@@ -15,7 +15,7 @@ struct GetCommand: AsyncParsableCommand {
             """
     )
 
-    @Argument(help: "http(s), file: or data: URLs, loaded concurrently.")
+    @Argument(help: "http(s), s3:, file: or data: URLs, loaded concurrently.")
     var urls: [String]
 
     @OptionGroup var load: LoadOptions

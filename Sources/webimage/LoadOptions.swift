@@ -53,8 +53,13 @@ struct LoadOptions: ParsableArguments {
                                valueName: "host"))
     var allowedHosts: [String] = []
 
+    @Option(name: .customLong("s3-endpoint"),
+            help: "For s3://BUCKET/KEY URLs: an S3-compatible store's URL, objects at URL/BUCKET/KEY (default: AWS). Credentials come from AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN and AWS_REGION.")
+    var s3Endpoint: String?
+
     mutating func validate() throws {
         _ = try addressPolicy()
+        _ = try s3Configuration()
         _ = try options()
         _ = try TransformSpec.transformer(for: transformSpecs)
         _ = try headers()
@@ -144,6 +149,22 @@ struct LoadOptions: ParsableArguments {
         return strategy
     }
 
+    /// The S3 settings from the environment and `--s3-endpoint`; nil without credentials.
+    func s3Configuration() throws -> S3Configuration? {
+        var endpoint: URL?
+        if let s3Endpoint {
+            guard let url = URL(string: s3Endpoint) else { throw ValidationError("--s3-endpoint: '\(s3Endpoint)' is not a URL.") }
+            endpoint = url
+        }
+        guard let configuration = S3Configuration.fromEnvironment(endpoint: endpoint) else { return nil }
+        do {
+            try configuration.validate()
+        } catch {
+            throw ValidationError("--s3-endpoint: \(error.message)")
+        }
+        return configuration
+    }
+
     /// A downloader with `--timeout`, the retries, the `--header` values and, when given, a cap on
     /// concurrent downloads. The caller must shut it down.
     func makeDownloader(maxConcurrentDownloads: Int?) throws -> ImageDownloader {
@@ -166,13 +187,20 @@ struct LoadOptions: ParsableArguments {
 /// an image cache over `--cache-dir`.
 struct LoadingStack {
     let downloader: ImageDownloader
+    /// The loader of `s3:` URLs, with AWS credentials in the environment.
+    let s3: S3SourceLoader?
     let loaders: LoadersManager
     let cache: ImageCache
 
     /// The stack for `options`; `maxConcurrentDownloads` nil keeps the downloader's default (6).
     init(_ options: LoadOptions, maxConcurrentDownloads: Int? = nil) throws {
+        let s3Configuration = try options.s3Configuration()
         downloader = try options.makeDownloader(maxConcurrentDownloads: maxConcurrentDownloads)
-        loaders = LoadersManager(loaders: [downloader, FileImageLoader(), DataURLImageLoader()])
+        let config = downloader.config
+        let s3 = s3Configuration.flatMap { try? S3SourceLoader(configuration: $0, downloaderConfig: config) }
+        self.s3 = s3
+        loaders = LoadersManager(loaders: [downloader, FileImageLoader(), DataURLImageLoader(),
+                                           s3 ?? MissingS3Credentials() as any ImageLoading])
         cache = options.location.makeImageCache()
     }
 
@@ -180,8 +208,21 @@ struct LoadingStack {
     /// (required before the process ends).
     func shutdown() async {
         try? await downloader.shutdown()
+        try? await s3?.shutdown()
         // `waitStoreCache` covers an entry's bytes, not the validators written after them (nor those
         // a 304 refreshes); waiting for the I/O queue keeps them for the next run's revalidation.
         _ = cache.totalDiskCount
+    }
+}
+
+/// Fails `s3:` URLs when the environment holds no AWS credentials, saying which variables to set.
+private struct MissingS3Credentials: ImageLoading {
+    func canRequest(_ url: URL) -> Bool { url.scheme?.lowercased() == "s3" }
+
+    func requestImage(with url: URL, options: WebImageOptions, context: WebImageContext, progress: ImageLoadProgress?,
+                      completion: @escaping ImageLoadCompletion) -> (any ImageLoadCancellable)? {
+        completion(.failure(WebImageError(.invalidURL,
+            "s3:// URLs need AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY in the environment.", url: url)))
+        return nil
     }
 }

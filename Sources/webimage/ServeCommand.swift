@@ -41,7 +41,13 @@ struct ServeCommand: AsyncParsableCommand {
     var allowPrivateSources = Env.flag("ALLOW_PRIVATE_SOURCES")
     @Option(help: "Only fetch sources under this URL prefix, on the first request and every redirect: scheme, host, port and path are compared, not the text (repeatable).")
     var allowSource: [String] = Env.list("ALLOW_SOURCE")
-    @Option(help: "Largest source body fetched, in bytes.")
+    @Option(help: "Directory that local:///PATH sources are read from (ROOT/PATH; nothing outside it). Without it, local sources are refused with 403 (env WEBIMAGE_LOCAL_FILESYSTEM_ROOT).")
+    var localFilesystemRoot: String?
+    @Flag(help: "Read s3://BUCKET/KEY sources, signed with AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY (and AWS_SESSION_TOKEN) for AWS_REGION (default us-east-1). Without it, s3 sources are refused with 403.")
+    var useS3 = Env.flag("USE_S3")
+    @Option(help: "An S3-compatible store's URL (MinIO, Ceph, R2), objects at URL/BUCKET/KEY (path-style); implies --use-s3. The private-address guard applies to it (env WEBIMAGE_S3_ENDPOINT).")
+    var s3Endpoint: String?
+    @Option(help: "Largest source body fetched (or local file read), in bytes.")
     var maxSrcBytes = Env.int("MAX_SRC_BYTES") ?? 50 * 1024 * 1024
     @Option(help: "Largest source image decoded, in megapixels.")
     var maxSrcResolution = Env.double("MAX_SRC_RESOLUTION") ?? 50
@@ -125,6 +131,7 @@ struct ServeCommand: AsyncParsableCommand {
             throw ValidationError("--allow-source: \(error.message)")
         }
         _ = try sharedCacheConfiguration()
+        _ = try s3Configuration()
         guard sharedCacheTtl >= 0, sharedCacheLeaseWait >= 0 else {
             throw ValidationError("--shared-cache-ttl and --shared-cache-lease-wait must not be negative.")
         }
@@ -142,6 +149,26 @@ struct ServeCommand: AsyncParsableCommand {
         } catch {
             throw ValidationError("--shared-cache: \(error)")
         }
+    }
+
+    /// The S3 settings `--use-s3` / `--s3-endpoint` and the AWS environment give, if any.
+    func s3Configuration() throws -> S3Configuration? {
+        let s3Endpoint = s3Endpoint ?? Env.string("S3_ENDPOINT")
+        guard useS3 || s3Endpoint != nil else { return nil }
+        var endpoint: URL?
+        if let s3Endpoint {
+            guard let url = URL(string: s3Endpoint) else { throw ValidationError("--s3-endpoint: '\(s3Endpoint)' is not a URL.") }
+            endpoint = url
+        }
+        guard let configuration = S3Configuration.fromEnvironment(endpoint: endpoint) else {
+            throw ValidationError("S3 sources need AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY in the environment.")
+        }
+        do {
+            try configuration.validate()
+        } catch {
+            throw ValidationError("--s3-endpoint: \(error.message)")
+        }
+        return configuration
     }
 
     func presets() throws -> [String: String] {
@@ -166,6 +193,8 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.presets = try presets()
         configuration.allowPrivateSources = allowPrivateSources
         configuration.allowedSources = allowSource
+        configuration.localFilesystemRoot = (localFilesystemRoot ?? Env.string("LOCAL_FILESYSTEM_ROOT")).map { URL(fileURLWithPath: $0, isDirectory: true) }
+        configuration.s3 = try s3Configuration()
         configuration.maxSourceBytes = maxSrcBytes
         configuration.maxSourceResolution = Int(maxSrcResolution * 1_000_000)
         configuration.maxAnimationFrames = maxAnimationFrames

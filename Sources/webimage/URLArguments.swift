@@ -7,7 +7,7 @@ enum URLArguments {
     static func parse(_ texts: [String]) throws -> [URL] {
         try texts.map { text in
             guard let url = URL(string: text), let scheme = url.scheme, !scheme.isEmpty else {
-                throw ValidationError("Bad URL '\(text)': expected an absolute http(s), file: or data: URL.")
+                throw ValidationError("Bad URL '\(text)': expected an absolute http(s), s3:, file: or data: URL.")
             }
             return url
         }

@@ -95,6 +95,9 @@ public struct WebImageError: Error, Sendable, CustomStringConvertible {
     public var contentType: String?
     /// The lower-level error behind this one, if any.
     public var underlying: (any Error & Sendable)?
+    /// The start of the body of a response refused for its status, when the request asked to keep
+    /// it (`WebImageContext.errorBodyLimit`): what an origin such as S3 says went wrong.
+    public var responseBody: Data?
 
     /// An error with `code` and a `message` a person can act on, plus what is known about the load.
     public init(_ code: Code, _ message: String, url: URL? = nil, httpStatus: Int? = nil,

@@ -25,6 +25,8 @@ struct DownloadPlan: Sendable {
     var timeout: TimeInterval
     var maximumResponseSize: Int
     var maximumRedirects: Int
+    /// Bytes of a refused response's body kept in its error (0: none, and the body is not read).
+    var errorBodyLimit = 0
     /// The prefixes every hop's URL must be under; nil admits every URL.
     var sourceAllowList: SourceAllowList?
     var acceptableStatusCodes: Set<Int>?

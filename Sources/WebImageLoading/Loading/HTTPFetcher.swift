@@ -207,7 +207,12 @@ final class HTTPFetcher: Sendable {
         // A resumed body is the 200 the caller asked for, delivered in two parts.
         var validated = info
         if resumed != nil, validated.statusCode == 206 { validated.statusCode = 200 }
-        try validate(validated, plan: plan)
+        do {
+            try validate(validated, plan: plan)
+        } catch var error as WebImageError where plan.errorBodyLimit > 0 && error.code == .invalidDownloadStatusCode {
+            error.responseBody = await Self.start(of: exchange, limit: plan.errorBodyLimit)
+            throw error
+        }
         if let length, length > Int64(plan.maximumResponseSize) {
             throw WebImageError(.responseTooLarge,
                 "The response declares \(length) bytes, over the limit of \(plan.maximumResponseSize) bytes.",
@@ -244,6 +249,17 @@ final class HTTPFetcher: Sendable {
         }
         var body = exchange.takeBody()
         return FetchOutcome(data: body.finish(), response: info, notModified: false)
+    }
+
+    /// The first `limit` bytes (at most) of a refused response's body; the rest is not read (the
+    /// exchange is ended by its caller). A failure while reading keeps what arrived.
+    private static func start(of exchange: HTTPExchange, limit: Int) async -> Data {
+        exchange.accept(declaredLength: nil, prefix: nil)
+        var received = 0
+        while received < limit, let count = try? await exchange.nextProgress() {
+            received = count
+        }
+        return exchange.snapshot(count: min(received, limit))
     }
 
     private func validate(_ info: ImageResponseInfo, plan: DownloadPlan) throws {

@@ -227,6 +227,7 @@ public final class ImageDownloader: ImageLoading {
         return .success(DownloadPlan(
             request: request, timeout: config.effectiveTimeout,
             maximumResponseSize: key.maximumResponseSize, maximumRedirects: max(0, config.maximumRedirects),
+            errorBodyLimit: min(max(0, context.errorBodyLimit ?? 0), key.maximumResponseSize),
             sourceAllowList: config.sourceAllowList,
             acceptableStatusCodes: config.acceptableStatusCodes,
             acceptableContentTypes: config.acceptableContentTypes, credential: config.basicCredential,

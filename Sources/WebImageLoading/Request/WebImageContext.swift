@@ -57,6 +57,7 @@ public struct WebImageContext: Sendable {
         var decryptor: DownloadDecryptor? = nil
         var retryStrategy: RetryStrategy? = nil
         var maximumResponseSize: Int? = nil
+        var errorBodyLimit: Int? = nil
         var validators: HTTPValidators? = nil
         var decodeOptions: DecodeOptions? = nil
         var animatedImageFactory: (any AnimatedImageFactory)? = nil
@@ -251,6 +252,13 @@ public struct WebImageContext: Sendable {
     public var maximumResponseSize: Int? {
         get { storage.maximumResponseSize }
         set { mutableStorage().maximumResponseSize = newValue }
+    }
+    /// Bytes of the body of a response refused for its status (a 403, a 404) that the download
+    /// reads and keeps in the error (``WebImageError/responseBody``), for origins that say in the
+    /// body what went wrong (S3's XML error). Nil or 0 keeps none (the body is not read).
+    public var errorBodyLimit: Int? {
+        get { storage.errorBodyLimit }
+        set { mutableStorage().errorBodyLimit = newValue }
     }
     /// Validators of a cached copy: the downloader sends If-None-Match / If-Modified-Since and
     /// reports 304 as ``WebImageError/Code/cacheNotModified`` with the response's new validators.

@@ -65,6 +65,12 @@ public struct ServerError: Error, Sendable, Equatable {
         "The source \(source) is not on a public address; this server may not fetch it."
     }
 
+    /// Whether `source` is an http(s) URL (its failures are told as HTTP statuses).
+    static func isWebSource(_ source: String) -> Bool {
+        let scheme = source.prefix { $0 != ":" }.lowercased()
+        return scheme == "http" || scheme == "https"
+    }
+
     /// How a failure of the library's fetch, decode or encode is answered (imgproxy's statuses:
     /// the source's 404 as 404, its other failures as 502, a timeout as 504, a bad image as 422).
     /// A failure to reach the source is told in the server's own words; the library's message,
@@ -80,7 +86,13 @@ public struct ServerError: Error, Sendable, Equatable {
             self.init(status: 403, name: "source_not_allowed",
                       message: "The source \(source) is not under a source this server is allowed to fetch.", detail: detail)
         case .invalidDownloadStatusCode where error.httpStatus == 404 || error.httpStatus == 410:
-            self.init(status: 404, name: "source_not_found", message: "The source \(source) was not found (HTTP \(error.httpStatus!)).")
+            let shown = Self.isWebSource(source) ? " (HTTP \(error.httpStatus!))" : ""
+            self.init(status: 404, name: "source_not_found", message: "The source \(source) was not found\(shown).",
+                      detail: detail)
+        case .invalidDownloadStatusCode where error.httpStatus == 403 && source.prefix(3).lowercased() == "s3:":
+            self.init(status: 403, name: "source_access_denied",
+                      message: "The source \(source) may not be read: the store refused this server's credentials (HTTP 403).",
+                      detail: detail)
         case .invalidDownloadStatusCode:
             let status = error.httpStatus.map { " (HTTP \($0))" } ?? ""
             self.init(status: 502, name: "source_unreachable",

@@ -30,6 +30,8 @@ final class ImagePipeline: Sendable {
     private let jobs = SharedJobs<ServedImage>()
     /// The private temporary directory for sources when no cache directory is set.
     let scratch: PrivateDirectory?
+    /// The loader of `s3:` sources (with S3 settings only).
+    let s3Loader: S3SourceLoader?
 
     init(configuration: ServerConfiguration, logger: Logger, metrics: ServerMetrics) throws {
         self.configuration = configuration
@@ -49,10 +51,33 @@ final class ImagePipeline: Sendable {
         download.maximumResponseSize = configuration.maxSourceBytes
         download.retryStrategy = configuration.sourceRetries > 0 ? RetryStrategy(maxRetries: configuration.sourceRetries) : nil
         download.addressPolicy = configuration.allowPrivateSources ? nil : AddressPolicy()
-        sources = try SourceCheck(allowedSources: configuration.allowedSources, addressPolicy: download.addressPolicy)
+        sources = try SourceCheck(allowedSources: configuration.allowedSources, addressPolicy: download.addressPolicy,
+                                  allowsLocalSources: configuration.localFilesystemRoot != nil, s3: configuration.s3)
         download.sourceAllowList = sources.allowList
         download.maxConcurrentDownloads = max(download.maxConcurrentDownloads, configuration.workers * 2)
+        // Every setting that can be refused is checked before a downloader (whose HTTP client must
+        // be shut down) exists.
+        var local: LocalSourceLoader?
+        if let root = configuration.localFilesystemRoot {
+            do {
+                local = try LocalSourceLoader(root: root, maximumFileSize: configuration.maxSourceBytes)
+            } catch {
+                throw URLConfigurationError("--local-filesystem-root: \(error.message)")
+            }
+        }
+        do {
+            try configuration.s3?.validate()
+        } catch {
+            throw URLConfigurationError("--s3-endpoint: \(error.message)")
+        }
         downloader = ImageDownloader(config: download)
+        // The same retries, limits and guard as http sources, on a downloader of its own.
+        let s3Loader = configuration.s3.flatMap { try? S3SourceLoader(configuration: $0, downloaderConfig: download) }
+        self.s3Loader = s3Loader
+        var loaders: [any ImageLoading] = [downloader]
+        if let local { loaders.append(local) }
+        if let s3Loader { loaders.append(s3Loader) }
+        let loader = LoadersManager(loaders: loaders)
         var cacheConfig = ImageCacheConfig()
         cacheConfig.maxMemoryCost = 0
         // A source cut short by a power loss must read as a miss, not as a broken image.
@@ -66,10 +91,10 @@ final class ImagePipeline: Sendable {
             let tier = SharedTier(configuration: redis, ttl: configuration.sharedCacheTTL,
                                   leaseWait: configuration.sharedCacheLeaseWait, limiter: limiter, logger: logger)
             shared = tier
-            manager = ImageManager(cache: tier.tiered(over: cache), loader: downloader)
+            manager = ImageManager(cache: tier.tiered(over: cache), loader: loader)
         } else {
             shared = nil
-            manager = ImageManager(cache: cache, loader: downloader)
+            manager = ImageManager(cache: cache, loader: loader)
         }
         results = configuration.noCache ? nil : ResultMemoryCache(costLimit: configuration.resultMemoryBytes)
         if let directory, !configuration.noCache {
@@ -96,6 +121,7 @@ final class ImagePipeline: Sendable {
     /// stopped serving).
     func shutdown() async {
         try? await downloader.shutdown()
+        try? await s3Loader?.shutdown()
         shared?.client.close()
         scratch?.remove()
     }
@@ -232,7 +258,8 @@ final class ImagePipeline: Sendable {
     private func make(_ parsed: ParsedImageURL, source: URL, format: ImageFormat?,
                       negotiated: Bool, key: String) async throws -> ServedImage {
         // Another instance downloading the same new source is waited for before taking a worker.
-        guard let shared else {
+        // A local file is read where it is: no other instance's download to wait for.
+        guard let shared, !Self.isLocal(source) else {
             return try await makeAdmitted(parsed, source: source, format: format, negotiated: negotiated, key: key)
         }
         return try await shared.withSource(source) {
@@ -313,13 +340,14 @@ final class ImagePipeline: Sendable {
         var context = WebImageContext()
         context.maximumResponseSize = limit
         context.imageCoder = SourceBytesCoder(coders: coders)
-        // The source's own bytes are cached on disk under its URL; the stand-in for its image is
-        // never encoded (its coder refuses) nor kept in memory.
-        let sourceCache: ImageCacheType = configuration.noCache ? .none : .disk
+        // The source's own bytes are cached on disk under its URL (a local file is read where it
+        // is, never copied); the stand-in for its image is never encoded (its coder refuses) nor
+        // kept in memory.
+        let sourceCache: ImageCacheType = configuration.noCache || Self.isLocal(source) ? .none : .disk
         context.queryCacheType = sourceCache
         context.storeCacheType = sourceCache
         var loadOptions: WebImageOptions = [.retryFailed]
-        if configuration.noCache { loadOptions.insert(.fromLoaderOnly) }
+        if configuration.noCache || Self.isLocal(source) { loadOptions.insert(.fromLoaderOnly) }
         let result: ImageManagerResult
         do {
             result = try await manager.image(for: source, options: loadOptions, context: context)
@@ -335,6 +363,9 @@ final class ImagePipeline: Sendable {
         }
         return data
     }
+
+    /// Whether `source` is a `local:` file.
+    static func isLocal(_ source: URL) -> Bool { source.scheme?.lowercased() == "local" }
 
     /// The format picked from `Accept` when the URL names none (imgproxy's order: AVIF, then
     /// WebP), if the server was told to negotiate.

@@ -14,20 +14,31 @@ struct SourceCheck: Sendable {
     let allowList: SourceAllowList?
     /// The safe-fetch guard's policy; nil when private sources are allowed.
     let addressPolicy: AddressPolicy?
+    /// Whether `local:` sources are read (a root directory is set).
+    let allowsLocalSources: Bool
+    /// Where `s3:` sources are fetched from; nil refuses them.
+    let s3: S3Configuration?
 
-    /// The check for `allowedSources` (prefixes) and the downloader's `addressPolicy`.
-    init(allowedSources: [String], addressPolicy: AddressPolicy?) throws(URLConfigurationError) {
+    /// The check for `allowedSources` (prefixes) and the downloader's `addressPolicy`; `local:`
+    /// sources pass only with `allowsLocalSources`.
+    init(allowedSources: [String], addressPolicy: AddressPolicy?,
+         allowsLocalSources: Bool = false, s3: S3Configuration? = nil) throws(URLConfigurationError) {
         do {
             allowList = allowedSources.isEmpty ? nil : try SourceAllowList(allowedSources)
         } catch {
             throw URLConfigurationError("--allow-source: \(error.message)")
         }
         self.addressPolicy = addressPolicy
+        self.allowsLocalSources = allowsLocalSources
+        self.s3 = s3
     }
 
-    /// The source URL if this server may fetch or serve it; else a 400 (not a valid http(s) URL)
-    /// or a 403 (outside the allow-list, or an address the guard refuses).
+    /// The source URL if this server may fetch or serve it; else a 400 (not a valid http(s) or
+    /// `local:///path` URL) or a 403 (outside the allow-list, an address the guard refuses, a
+    /// `local:` source without a root or with a `..` segment).
     func checked(_ source: String) throws(ServerError) -> URL {
+        if source.prefix(6).lowercased() == "local:" { return try checkedLocal(source) }
+        if source.prefix(3).lowercased() == "s3:" { return try checkedS3(source) }
         guard let url = URL(string: source), let scheme = url.scheme?.lowercased(),
               scheme == "http" || scheme == "https", url.host?.isEmpty == false else {
             throw ServerError.badRequest("invalid_source", "The source \"\(source)\" is not an http(s) URL.")
@@ -47,6 +58,52 @@ struct SourceCheck: Sendable {
             throw ServerError(status: 403, name: "source_forbidden",
                               message: ServerError.notPublicMessage(source),
                               detail: refusal)
+        }
+        return url
+    }
+
+    /// A `local:///path` source: refused without a root (403), malformed (400) or with a `..`
+    /// segment in any spelling (403). Where its real path leads is checked when it is read.
+    private func checkedLocal(_ source: String) throws(ServerError) -> URL {
+        guard allowsLocalSources else {
+            throw ServerError(status: 403, name: "source_not_allowed",
+                              message: "The source \(source) is a local file, and this server reads none (--local-filesystem-root is not set).")
+        }
+        guard let url = URL(string: source) else {
+            throw ServerError.badRequest("invalid_source", "The source \"\(source)\" is not a valid local:///path URL.")
+        }
+        do {
+            try LocalSourceLoader.check(url)
+        } catch {
+            if error.code == .sourceNotAllowed {
+                throw ServerError(status: 403, name: "source_not_allowed",
+                                  message: "The source \(source) leaves the local root directory.", detail: error.message)
+            }
+            throw ServerError.badRequest("invalid_source", "The source \(source) cannot be read: \(error.message)")
+        }
+        return url
+    }
+
+    /// An `s3://bucket/key` source: refused without S3 settings (403), malformed (400), or when
+    /// the guard refuses the endpoint's address literal or `localhost` name (403), so a source
+    /// cached while the guard was off is not served once it is on.
+    private func checkedS3(_ source: String) throws(ServerError) -> URL {
+        guard let s3 else {
+            throw ServerError(status: 403, name: "source_not_allowed",
+                              message: "The source \(source) is in S3, and this server reads no S3 sources (--use-s3 is not set).")
+        }
+        guard let url = URL(string: source) else {
+            throw ServerError.badRequest("invalid_source", "The source \"\(source)\" is not a valid s3://bucket/key URL.")
+        }
+        do {
+            _ = try S3Location(url)
+        } catch {
+            throw ServerError.badRequest("invalid_source", "The source \(source) cannot be read: \(error.message)")
+        }
+        if let addressPolicy, let endpoint = s3.endpoint, let origin = try? URLOrigin(validating: endpoint),
+           let refusal = Self.refusal(of: origin.host, by: addressPolicy) {
+            throw ServerError(status: 403, name: "source_forbidden", message: ServerError.notPublicMessage(source),
+                              detail: "the S3 endpoint: " + refusal)
         }
         return url
     }
