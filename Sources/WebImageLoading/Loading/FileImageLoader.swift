@@ -30,19 +30,8 @@ public struct FileImageLoader: ImageLoading {
         let limit = maximumFileSize
         token.start {
             progress?(0, -1, url)
-            let data: Data
-            switch Self.read(url, limit: limit) {
-            case .success(let read): data = read
-            case .failure(let error): return .failure(error)
-            }
-            progress?(Int64(data.count), Int64(data.count), url)
-            let response = ImageResponseInfo(url: url, statusCode: 0, expectedContentLength: Int64(data.count))
-            switch LoaderDecoding.decode(data, url: url, coder: coder, options: decodeOptions) {
-            case .success(let image):
-                return ImageLoadResult(image: image, data: data, error: nil, isFinished: true, response: response)
-            case .failure(let error):
-                return .failure(error, response: response)
-            }
+            return LoaderDecoding.wholeFile(Self.read(url, limit: limit), url: url, statusCode: 0, coder: coder,
+                                            options: decodeOptions, progress: progress)
         }
         return token
     }

@@ -37,4 +37,23 @@ enum LoaderDecoding {
                                           underlying: error))
         }
     }
+
+    /// What a loader that reads a whole file answers: `read`'s failure, or its bytes reported as
+    /// complete progress and decoded, with a response of `statusCode`.
+    static func wholeFile(_ read: Result<Data, WebImageError>, url: URL, statusCode: Int, coder: any ImageCoding,
+                          options: DecodeOptions, progress: ImageLoadProgress?) -> ImageLoadResult {
+        let data: Data
+        switch read {
+        case .success(let bytes): data = bytes
+        case .failure(let error): return .failure(error)
+        }
+        progress?(Int64(data.count), Int64(data.count), url)
+        let response = ImageResponseInfo(url: url, statusCode: statusCode, expectedContentLength: Int64(data.count))
+        switch decode(data, url: url, coder: coder, options: options) {
+        case .success(let image):
+            return ImageLoadResult(image: image, data: data, error: nil, isFinished: true, response: response)
+        case .failure(let error):
+            return .failure(error, response: response)
+        }
+    }
 }

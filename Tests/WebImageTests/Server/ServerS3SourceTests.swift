@@ -8,7 +8,8 @@ import Testing
 /// `s3://bucket/key` sources against a real S3-compatible server (moto) on loopback that checks
 /// every signature: served and cached, fetched once for concurrent results, refused with S3's own
 /// error code in the log, bounded by the source limits, and behind the private-address guard.
-@Suite("Server: s3:// sources", .enabled(if: S3TestServer.isInstalled, "python3 with moto[server] is not installed (scripts/install-deps installs it)"))
+/// One test at a time: each starts a moto server, whose start takes seconds of CPU.
+@Suite("Server: s3:// sources", .serialized, .enabled(if: S3TestServer.isInstalled, "python3 with moto[server] is not installed (scripts/install-deps installs it)"))
 struct ServerS3SourceTests {
     let photo = try! JPEGFixtures.encode(TestBitmaps.gradient(width: 40, height: 30))
 

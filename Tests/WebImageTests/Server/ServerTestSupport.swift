@@ -72,7 +72,8 @@ func withImageServer<T: Sendable>(_ configuration: ServerConfiguration = ServerC
         await listening.wait("the server to listen") { $0 != nil }
         let outcome: Result<T, any Error>
         do {
-            outcome = .success(try await body(ServerHarness(server: server, port: listening.value!, client: client)))
+            let port = try #require(listening.value, "the server is not listening")
+            outcome = .success(try await body(ServerHarness(server: server, port: port, client: client)))
         } catch {
             outcome = .failure(error)
         }
