@@ -31,6 +31,7 @@ enum PNGDecoder {
                 try ctx.check(spng_decode_image(ctx.raw, out.baseAddress, length, rgba8, applyTransparency),
                               "decoding the image data")
             }
+            try ctx.checkTrailingChecksums()
             color.apply(out)
         }
     }
