@@ -78,8 +78,9 @@ struct DIBLayoutTests {
     }
 
     /// A 3×2 24-bit entry with a BITMAPV5 header whose embedded profile (junk bytes) follows the
-    /// pixels and mask; the mask makes the top-right pixel transparent.
-    static func versionFiveEntry() -> [UInt8] {
+    /// pixels and mask (the mask makes the top-right pixel transparent), or, `withMask` false,
+    /// follows the pixels where the mask would be.
+    static func versionFiveEntry(withMask: Bool = true) -> [UInt8] {
         let width = 3, height = 2
         let colorRow = 12 // 3 × 3 bytes padded to 4
         let maskRow = 4
@@ -88,7 +89,7 @@ struct DIBLayoutTests {
         let top: [UInt8] = [255, 255, 255, 0, 0, 0, 0, 0, 255, 0, 0, 0]
         let maskBottom: [UInt8] = [0, 0, 0, 0], maskTop: [UInt8] = [0b0010_0000, 0, 0, 0]
         let profile = [UInt8](repeating: 0xAB, count: 64)
-        let profileOffset = 124 + colorRow * height + maskRow * height
+        let profileOffset = 124 + colorRow * height + (withMask ? maskRow * height : 0)
         var header: [UInt8] = le32(124)
         header += le32(UInt32(width))
         header += le32(UInt32(height * 2))
@@ -108,7 +109,7 @@ struct DIBLayoutTests {
         header += le32(UInt32(profile.count))
         header += le32(0)
         precondition(header.count == 124)
-        return header + bottom + top + maskBottom + maskTop + profile
+        return header + bottom + top + (withMask ? maskBottom + maskTop : []) + profile
     }
 
     @Test func versionFiveEntryWithAProfileDecodes() throws {
@@ -121,6 +122,13 @@ struct DIBLayoutTests {
         #expect(b.pixel(x: 0, y: 1) == RGBA(r: 0, g: 0, b: 255))
         #expect(b.pixel(x: 1, y: 1) == RGBA(r: 0, g: 255, b: 0))
         #expect(b.pixel(x: 2, y: 1) == RGBA(r: 255, g: 0, b: 0))
+    }
+
+    @Test func aProfileWhereTheMaskWouldBeLeavesTheEntryOpaque() throws {
+        let data = Self.ico(Self.versionFiveEntry(withMask: false), width: 3, height: 2, bitCount: 24)
+        let image = try ICOCoder().decode(data, options: .default)
+        #expect(image.bitmap.pixel(x: 2, y: 0) == RGBA(r: 255, g: 0, b: 0))
+        #expect(image.bitmap.pixel(x: 0, y: 0) == .white)
     }
 
     @Test func aPNGEntryIgnoresTheDirectorysDepth() throws {

@@ -49,7 +49,23 @@ enum ICODecoder {
                                pixelOffset: dib.headerSize + entries * 4)
         let maskBytes = DIBHeader.rowBytes(width: size.width, bitCount: 1) * size.height
         let colorEnd = pixels.pixelOffset + pixels.rowBytes * size.height
+        let mask = colorEnd..<colorEnd + maskBytes
+        // A profile embedded where the mask would be leaves no room for one: the entry is opaque.
+        if let profile = embeddedProfile(image, dib), profile.overlaps(mask) {
+            return try pixels.decode(image, andMask: false)
+        }
         return try pixels.decode(image, andMask: dib.bitCount != 32 || maskBytes <= image.count - min(colorEnd, image.count))
+    }
+
+    /// Where a BITMAPV5 header's embedded profile lies (offsets from the header's start), if it
+    /// has one.
+    private static func embeddedProfile(_ image: UnsafeBufferPointer<UInt8>, _ dib: DIBHeader) -> Range<Int>? {
+        guard dib.headerSize == 124, image.count >= 124 else { return nil }
+        let embedded: UInt32 = 0x4D42_4544 // 'MBED', PROFILE_EMBEDDED
+        guard DIBHeader.u32(image, 56) == embedded else { return nil }
+        let offset = Int(DIBHeader.u32(image, 112)), size = Int(DIBHeader.u32(image, 116))
+        guard size > 0 else { return nil }
+        return offset..<offset + size
     }
 
     /// The size of the entry a full-size decode shows (the largest).
