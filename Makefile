@@ -2,7 +2,7 @@
 SWIFT ?= swift
 RELEASE_BIN = .build/release/webimage
 
-.PHONY: install-deps build release test tsan asan demo bench bench-quick bench-micro fuzz fuzz-build stress soak cluster-demo clean
+.PHONY: install-deps build release test tsan asan demo bench bench-quick bench-micro fuzz fuzz-build stress soak cluster-demo conformance clean
 
 install-deps:
 	@scripts/install-deps
@@ -88,6 +88,21 @@ soak: release
 # then everything stopped (docs/SCALING.md).
 cluster-demo: release
 	scripts/cluster --scenario all
+
+# Third-party conformance suites (PngSuite, the GIF, WebP, AVIF, HEIF, JPEG XL, TIFF, JPEG, ICO and
+# SVG test files other projects wrote) through the release binary: `run.py` decodes and plays
+# every file and prints a table per suite. The suites are not in the repository; without
+# CONFORMANCE_DIR the target says so and succeeds. Not part of `make test`.
+# CONFORMANCE_ARGS passes options on (e.g. `--suite tiff-imagetiff --extra-modes`).
+CONFORMANCE_DIR ?= ../shared/conformance
+CONFORMANCE_ARGS ?=
+
+conformance: release
+	@if [ -f "$(CONFORMANCE_DIR)/run.py" ]; then \
+		python3 "$(CONFORMANCE_DIR)/run.py" $(RELEASE_BIN) $(CONFORMANCE_ARGS); \
+	else \
+		echo "make conformance: skipped: $(CONFORMANCE_DIR)/run.py is not there (the suites are kept outside the repository)."; \
+	fi
 
 clean:
 	rm -rf .build .build-tsan .build-asan Benchmarks/.build

@@ -23,6 +23,9 @@ struct SeedCorpus {
         for (name, bytes) in try jxlSeeds() { seeds.append(("jxl", name, bytes)) }
         for (name, bytes) in try fixtureSeeds(in: "jxl") { seeds.append(("jxl", name, bytes)) }
         for (name, bytes) in try tiffSeeds() { seeds.append(("tiff", name, bytes)) }
+        for (name, bytes) in SeedBitmapLayouts.tiffSeeds() { seeds.append(("tiff", name, bytes)) }
+        seeds.append(("bmpico", "bitfields-with-palette", [0] + SeedBitmapLayouts.bitFieldsBMP()))
+        seeds.append(("bmpico", "v5-with-profile", [1] + SeedBitmapLayouts.versionFiveICO()))
         for (name, bytes) in try fixtureSeeds(in: "tiff") { seeds.append(("tiff", name, bytes)) }
         // bmpico: the first byte picks the coder (even: BMP, odd: ICO).
         for (name, bytes) in try fixtureSeeds(in: "bmp") { seeds.append(("bmpico", name, [0] + bytes)) }

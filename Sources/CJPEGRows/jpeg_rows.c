@@ -132,6 +132,37 @@ int webimage_jpeg_decode_rows(const uint8_t *data, size_t size, uint8_t *destina
     return errors.warned ? WEBIMAGE_JPEG_ROWS_WARNING : WEBIMAGE_JPEG_ROWS_CLEAN;
 }
 
+int webimage_jpeg_read_header(const uint8_t *data, size_t size, int *width, int *height,
+                              enum webimage_jpeg_color *color, char *message, size_t message_size) {
+    struct jpeg_decompress_struct info;
+    struct rows_errors errors;
+    memset(&info, 0, sizeof info);
+    if (message_size > 0) message[0] = 0;
+    info.err = jpeg_std_error(&errors.manager);
+    errors.manager.error_exit = fail;
+    errors.manager.emit_message = note;
+    errors.warned = 0;
+    errors.message = message;
+    errors.message_size = message_size;
+    errors.stopped = 0;
+    if (setjmp(errors.escape)) {
+        jpeg_destroy_decompress(&info);
+        return -1;
+    }
+    jpeg_create_decompress(&info);
+    jpeg_mem_src(&info, data, (unsigned long)size);
+    jpeg_read_header(&info, TRUE);
+    *width = (int)info.image_width;
+    *height = (int)info.image_height;
+    switch (info.jpeg_color_space) {
+    case JCS_GRAYSCALE: *color = WEBIMAGE_JPEG_COLOR_GRAY; break;
+    case JCS_CMYK: case JCS_YCCK: *color = WEBIMAGE_JPEG_COLOR_CMYK; break;
+    default: *color = WEBIMAGE_JPEG_COLOR_RGB; break;
+    }
+    jpeg_destroy_decompress(&info);
+    return 0;
+}
+
 int webimage_jpeg_library_version(void) {
 #ifdef LIBJPEG_TURBO_VERSION_NUMBER
     return LIBJPEG_TURBO_VERSION_NUMBER;

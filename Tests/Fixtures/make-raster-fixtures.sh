@@ -34,6 +34,10 @@ vips resize "$src" big.v 4
 vips tiffsave big.v tiff/pyramid.tif --pyramid --tile --tile-width 64 --tile-height 64 --compression jpeg --Q 85
 vips tiffsave big.v tiff/pyramid-subifd.tif --pyramid --subifd --tile --tile-width 64 --tile-height 64 --compression jpeg --Q 85
 
-rm -rf "$here/tiff" "$here/bmp" "$here/ico"
-cp -r tiff bmp ico "$here/"
-echo "fixtures written to $here/tiff, $here/bmp and $here/ico"
+# A CMYK JPEG sampled 2x2,1x1,1x1,1x1 (Pillow's 4:2:0 for CMYK), which TurboJPEG's header call refuses.
+mkdir -p jpeg
+python3 "$here/tools/cmykjpeg.py" jpeg
+
+rm -rf "$here/tiff" "$here/bmp" "$here/ico" "$here/jpeg"
+cp -r tiff bmp ico jpeg "$here/"
+echo "fixtures written to $here/tiff, $here/bmp, $here/ico and $here/jpeg"

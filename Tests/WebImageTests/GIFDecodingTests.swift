@@ -55,7 +55,8 @@ struct GIFDecodingTests {
         noControl.hasControl = false
         frames.append(noControl)
         let image = try coder.decode(GIFFixtures.make(width: 2, height: 2, frames: frames), options: .default)
-        #expect(image.frames.map(\.duration) == [0.1, 0.1, 0.02, 0.5, 0.1])
+        // The zero-delay first sub-image is drawn with the next one, a frame of 0.01 s.
+        #expect(image.frames.map(\.duration) == [0.1, 0.02, 0.5, 0.1])
     }
 
     /// Frame 1 fills a 4×4 canvas red; frame 2 puts green at (1,1)–(2,2) with `disposal`;

@@ -167,6 +167,33 @@ struct PNGDecodeTests {
         }
     }
 
+    /// libspng stops reading at the end of the compressed stream, before the last IDAT's CRC:
+    /// a file whose only fault is that CRC (PngSuite's xcsn0g01) must still be refused.
+    @Test func wrongImageDataChecksumIsRefused() throws {
+        var bytes = [UInt8](PNGFixtures.png(width: 4, height: 4, rows: PNGFixtures.rows(of: TestBitmaps.quadrants(width: 4, height: 4))))
+        let idat = try #require(bytes.withUnsafeBufferPointer { b in PNGChunks(b).first { $0.type == PNGChunks.IDAT } })
+        #expect(try decode(Data(bytes)).pixelSize == PixelSize(width: 4, height: 4))
+        let crc = idat.dataOffset + idat.length
+        bytes.replaceSubrange(crc..<crc + 4, with: Array("CSUM".utf8))
+        let error = try #require(throws: WebImageError.self) { try decode(Data(bytes)) }
+        #expect(error.code == .badImageData)
+        #expect(error.message.contains("checksum"), "\(error)")
+    }
+
+    /// A wrong CRC on an ancillary chunk after the image data is skipped, as libpng does.
+    @Test func wrongAncillaryChecksumIsSkipped() throws {
+        var writer = PNGWriter()
+        writer.appendChunk(PNGChunks.IHDR, PNGFixtures.ihdr(2, 1))
+        writer.appendChunk(PNGChunks.IDAT, PNGFixtures.zlibStored(PNGFixtures.scanlines([[1, 2, 3, 255, 4, 5, 6, 255]])))
+        writer.appendChunk(PNGChunks.fourCC("tEXt"), Array("Comment\u{0}hello".utf8))
+        writer.appendChunk(PNGChunks.IEND, [])
+        var bytes = writer.bytes
+        let text = try #require(bytes.withUnsafeBufferPointer { b in PNGChunks(b).first { $0.type == PNGChunks.fourCC("tEXt") } })
+        bytes[text.dataOffset + text.length] ^= 0xFF
+        let image = try decode(Data(bytes))
+        #expect(image.bitmap.pixel(x: 1, y: 0) == RGBA(r: 4, g: 5, b: 6))
+    }
+
     @Test func chunkChecksum() {
         #expect(CRC32.checksum(Array("123456789".utf8)) == 0xCBF4_3926)
         #expect(CRC32.checksum(Array("IEND".utf8)) == 0xAE42_6082)

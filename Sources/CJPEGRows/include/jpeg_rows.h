@@ -26,6 +26,15 @@ enum webimage_jpeg_rows_result {
     WEBIMAGE_JPEG_ROWS_STOPPED = -2,
 };
 
+/// The colour model of a JPEG's components, as `webimage_jpeg_read_header` reports it.
+enum webimage_jpeg_color {
+    /// RGB or YCbCr (and anything else libjpeg converts to RGB).
+    WEBIMAGE_JPEG_COLOR_RGB = 0,
+    WEBIMAGE_JPEG_COLOR_GRAY = 1,
+    /// CMYK or YCCK.
+    WEBIMAGE_JPEG_COLOR_CMYK = 2,
+};
+
 /// Decodes `size` bytes of JPEG into `destination` (`width` × `height` pixels of 4 bytes, rows
 /// packed): RGBA, or CMYK when `cmyk` is non-zero, DCT-scaled by `scale_num`/`scale_denom`
 /// (`width` and `height` must be the scaled size). `fast` selects the fast integer DCT and
@@ -36,6 +45,12 @@ int webimage_jpeg_decode_rows(const uint8_t *data, size_t size, uint8_t *destina
                               int cmyk, int scale_num, int scale_denom, int fast, int band_rows,
                               webimage_jpeg_rows_ready ready, void *context, webimage_jpeg_should_stop should_stop,
                               char *message, size_t message_size);
+
+/// Reads the frame header of `size` bytes of JPEG with libjpeg's own `jpeg_read_header`, which
+/// takes sampling layouts TurboJPEG's header call refuses. Returns 0 and sets `width`, `height`
+/// and `color` on success; -1 with `message` on failure.
+int webimage_jpeg_read_header(const uint8_t *data, size_t size, int *width, int *height,
+                              enum webimage_jpeg_color *color, char *message, size_t message_size);
 
 /// The libjpeg-turbo version this was built against (LIBJPEG_TURBO_VERSION_NUMBER, e.g. 2001005).
 int webimage_jpeg_library_version(void);

@@ -70,13 +70,16 @@ extension ImageFormat {
     }
 
     /// ICO or CUR: at least one entry, and a first entry that could be real: a non-empty image
-    /// starting after the directory; for icons, at most one plane and a bit depth icons have.
+    /// starting after the directory; for icons, at most one plane and a bit depth icons have,
+    /// unless the entry's image is a PNG (whose own header says its depth; writers put anything
+    /// in the directory's fields for those).
     private static func isICO(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
         guard b.count >= 22 else { return false }
         let count = Int(DIBHeader.u16(b, 4))
         guard count > 0 else { return false }
         let size = DIBHeader.u32(b, 14), offset = Int(DIBHeader.u32(b, 18))
         guard size > 0, offset >= 6 + 16 * count else { return false }
+        if offset <= b.count - 8, Array(b[offset..<offset + 8]) == ICODirectory.pngSignature { return true }
         if b[2] == 1 {
             let planes = DIBHeader.u16(b, 10), bits = DIBHeader.u16(b, 12)
             return planes <= 1 && [0, 1, 2, 4, 8, 16, 24, 32].contains(bits)

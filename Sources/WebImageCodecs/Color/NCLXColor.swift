@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// What an ISO-BMFF `colr` box of type `nclx` (AVIF, HEIF) says about the pixels' colour, as
 /// ITU-T H.273 code points, and the profile the library converts them from.
@@ -24,12 +23,7 @@ struct NCLXColor: Sendable, Hashable {
     var profile: ColorProfile? {
         guard let gamut = Gamut(primaries), let curve = Curve(transfer) else { return nil }
         if gamut == .bt709, curve == .bt709 || curve == .sRGB { return nil }
-        return Self.profiles.withLock { cache in
-            if let made = cache[Key(gamut: gamut, curve: curve)] { return made }
-            let made = Self.make(gamut, curve)
-            cache[Key(gamut: gamut, curve: curve)] = made
-            return made
-        }
+        return Self.profiles[Key(gamut: gamut, curve: curve)]
     }
 
     private struct Key: Hashable {
@@ -37,8 +31,19 @@ struct NCLXColor: Sendable, Hashable {
         let curve: Curve
     }
 
-    /// Profiles built so far: at most one per known pair of primaries and curve.
-    private static let profiles = Mutex<[Key: ColorProfile]>([:])
+    /// Every profile an `nclx` box can name (13 small ones), made on first use and kept for the
+    /// life of the process: an immutable static, made in its one-time initializer, so nothing
+    /// is added to it later (LeakSanitizer's suppressions treat what a one-time initializer makes
+    /// as intentionally live: `Fuzz/lsan-suppressions.txt`).
+    private static let profiles: [Key: ColorProfile] = {
+        var all: [Key: ColorProfile] = [:]
+        for gamut in Gamut.allCases {
+            for curve in Curve.allCases where !(gamut == .bt709 && (curve == .bt709 || curve == .sRGB)) {
+                all[Key(gamut: gamut, curve: curve)] = make(gamut, curve)
+            }
+        }
+        return all
+    }()
 
     private static func make(_ gamut: Gamut, _ curve: Curve) -> ColorProfile {
         if gamut == .displayP3, curve == .sRGB {
@@ -54,7 +59,7 @@ struct NCLXColor: Sendable, Hashable {
     }
 
     /// Primaries with a D65 white point the library can build a profile for.
-    private enum Gamut: Hashable {
+    private enum Gamut: Hashable, CaseIterable {
         case bt709, bt2020, displayP3
 
         init?(_ code: UInt16) {
@@ -90,7 +95,7 @@ struct NCLXColor: Sendable, Hashable {
     }
 
     /// SDR transfer curves, decoded as ICC parametric curves.
-    private enum Curve: Hashable {
+    private enum Curve: Hashable, CaseIterable {
         case bt709, sRGB, gamma22, gamma28, linear
 
         init?(_ code: UInt16) {

@@ -11,8 +11,8 @@ enum TIFFFixtures {
         let description: String
     }
 
-    /// One directory: its tags and its samples (chunky, row by row; at 16 bits one value per
-    /// sample, below 8 bits one value per pixel).
+    /// One directory: its tags and its samples (chunky, row by row, one value per sample at any
+    /// depth).
     struct Page {
         var width: Int
         var height: Int
@@ -26,6 +26,7 @@ enum TIFFFixtures {
         var tile: Int?
         var rowsPerStrip: Int?
         var compression = COMPRESSION_LZW
+        var sampleFormat = SAMPLEFORMAT_UINT
         var orientation = 1
         var icc: Data?
         /// 3 × 2^bits values: the reds, then the greens, then the blues.
@@ -79,6 +80,7 @@ enum TIFFFixtures {
         try set16(TIFFTAG_PHOTOMETRIC, Int(page.photometric))
         try set16(TIFFTAG_PLANARCONFIG, Int(page.planarSeparate ? PLANARCONFIG_SEPARATE : PLANARCONFIG_CONTIG))
         try set16(TIFFTAG_COMPRESSION, Int(page.compression))
+        if page.sampleFormat != SAMPLEFORMAT_UINT { try set16(TIFFTAG_SAMPLEFORMAT, Int(page.sampleFormat)) }
         try set16(TIFFTAG_ORIENTATION, page.orientation)
         if page.reduced { try set32(TIFFTAG_SUBFILETYPE, Int(FILETYPE_REDUCEDIMAGE)) }
         if let (h, v) = page.yCbCrSubsampling {
@@ -160,9 +162,12 @@ enum TIFFFixtures {
                     case 8:
                         out.append(UInt8(value))
                     default:
-                        if bitCount % 8 == 0 { bitBuffer.append(0) }
-                        bitBuffer[bitBuffer.count - 1] |= UInt8(value) << (8 - page.bits - bitCount % 8)
-                        bitCount += page.bits
+                        // Most significant bit first, across byte boundaries.
+                        for b in stride(from: page.bits - 1, through: 0, by: -1) {
+                            if bitCount % 8 == 0 { bitBuffer.append(0) }
+                            if (value >> UInt16(b)) & 1 == 1 { bitBuffer[bitBuffer.count - 1] |= 0x80 >> UInt8(bitCount % 8) }
+                            bitCount += 1
+                        }
                     }
                 }
             }

@@ -23,6 +23,12 @@ enum AVIFFailure {
         case AVIF_RESULT_INVALID_FTYP:
             return WebImageError.badData("The data is not AVIF: its ftyp box names neither the avif nor the avis brand (libavif: \(said)).")
         default:
+            // A container that breaks the HEIF standard in a way libavif 0.11 refuses (duplicate
+            // ipma boxes, as some early encoders wrote): outside what is supported, not damage.
+            if detail.contains("ISO 23008-12") {
+                return WebImageError(.unsupportedFormat,
+                    "The AVIF file breaks ISO 23008-12 (HEIF) in a way libavif 0.11 refuses, so it is not supported (libavif while \(action): \(said)).")
+            }
             // libavif refuses a declared size over its own limits at parse time.
             if detail.contains("too large") {
                 return WebImageError(.imageTooLarge,

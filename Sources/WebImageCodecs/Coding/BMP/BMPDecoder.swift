@@ -44,11 +44,32 @@ enum BMPDecoder {
         }
     }
 
+    /// The bit fields of a 16- or 32-bit BI_BITFIELDS (or BI_ALPHABITFIELDS) bitmap, which the
+    /// library decodes itself (``DIBPixels``): the fields decide, and a palette stored beside them
+    /// is ignored (gdk-pixbuf reads the palette instead). Nil for every other bitmap. The masks
+    /// follow a 40-byte header, or lie inside a longer one.
+    static func bitFields(_ b: UnsafeBufferPointer<UInt8>, _ dib: DIBHeader) -> DIBPixels.Masks? {
+        guard dib.compression == 3 || dib.compression == 6, dib.bitCount == 16 || dib.bitCount == 32,
+              [40, 52, 56, 108, 124].contains(dib.headerSize) else { return nil }
+        let at = 14 + 40
+        let count = dib.headerSize >= 56 || dib.compression == 6 ? 4 : 3
+        guard at + count * 4 <= b.count else { return nil }
+        let masks = DIBPixels.Masks(red: DIBHeader.u32(b, at), green: DIBHeader.u32(b, at + 4), blue: DIBHeader.u32(b, at + 8),
+                                    alpha: count == 4 ? DIBHeader.u32(b, at + 12) : 0)
+        return masks
+    }
+
     static func decode(_ b: UnsafeBufferPointer<UInt8>, options: DecodeOptions) throws -> Image {
         let size = try size(b)
         try options.limits.check(size, format: .bmp)
         try checkComplete(b, size: size)
-        let bitmap = try GdkPixbufDecoder.decode(b, loader: .bmp, expected: size)
+        let bitmap: Bitmap
+        if let dib = DIBHeader(b, at: 14), let masks = bitFields(b, dib) {
+            bitmap = try DIBPixels(width: size.width, height: size.height, topDown: dib.height < 0, bitCount: dib.bitCount,
+                                   palette: [], masks: masks, pixelOffset: Int(DIBHeader.u32(b, 10))).decode(b)
+        } else {
+            bitmap = try GdkPixbufDecoder.decode(b, loader: .bmp, expected: size)
+        }
         let shown = DecodedOutput.finish(bitmap, storedTarget: options.targetSize(for: size), orientation: .up)
         return Image(bitmap: shown, format: .bmp, scale: options.scaleFactor, decodeOptions: options)
     }

@@ -28,13 +28,14 @@ final class GIFAnimationDecoder: AnimationFrameDecoding {
             let reader = try GIFReader(bytes: bytes)
             let drawer = GIFFrameReader(limits: limits)
             for frameIndex in plan.frames {
-                let frame = scan.frames[frameIndex]
-                reader.seek(to: frame.offset)
-                var type = UNDEFINED_RECORD_TYPE
-                guard DGifGetRecordType(reader.file, &type) == GIF_OK, type == IMAGE_DESC_RECORD_TYPE,
-                      DGifGetImageDesc(reader.file) == GIF_OK,
-                      case .complete = try drawer.readImage(reader.file, canvas: &canvas, control: frame.control) else {
-                    throw WebImageError.badData("GIF frame \(frameIndex) could not be decoded (\(reader.lastError)); the data is damaged.")
+                for subImage in scan.frames[frameIndex].subImages {
+                    reader.seek(to: subImage.offset)
+                    var type = UNDEFINED_RECORD_TYPE
+                    guard DGifGetRecordType(reader.file, &type) == GIF_OK, type == IMAGE_DESC_RECORD_TYPE,
+                          DGifGetImageDesc(reader.file) == GIF_OK,
+                          case .complete = try drawer.readImage(reader.file, canvas: &canvas, control: subImage.control) else {
+                        throw WebImageError.badData("GIF frame \(frameIndex) could not be decoded (\(reader.lastError)); the data is damaged.")
+                    }
                 }
             }
         }

@@ -1,30 +1,46 @@
 import CGIF
 
 /// A GIF's frames as its records describe them, found by walking the file's block structure
-/// without decompressing any raster: where each frame's image record starts, its graphics
-/// control, its rectangle, and whether it can be drawn without the frames before it.
+/// without decompressing any raster: where each frame's image records start, their graphics
+/// controls and rectangles, and whether a frame can be drawn without the frames before it.
+///
+/// A frame is one or more sub-images (``GIFFrameGrouping``): a sub-image without a delay is drawn
+/// together with the ones after it, up to one with a delay, as the GIF specification's delay
+/// means and as the public GIF test suites expect (a picture stored as tiles shows whole).
 ///
 /// The walk reads only block headers and length bytes (a jump per 255-byte data sub-block), so a
 /// thousand-frame file is walked in a fraction of the time its first frame takes to decode.
 struct GIFAnimationScan {
-    struct Frame {
-        /// Offset of the frame's image descriptor record (the `,` byte).
+    /// One image record: an image descriptor and its raster.
+    struct SubImage {
+        /// Offset of the image descriptor record (the `,` byte).
         var offset: Int
         var control: GraphicsControlBlock
-        /// The frame's rectangle clipped to the canvas.
+        /// The rectangle clipped to the canvas.
         var visible: GIFRect
-        /// True when the canvas before this frame is fully known without drawing the earlier
-        /// frames (transparent), so decoding may start here.
+        /// True when the canvas before this sub-image is fully known without drawing the earlier
+        /// ones (transparent), so decoding may start here.
         var isKeyframe: Bool
+    }
+
+    struct Frame {
+        /// The sub-images drawn for this frame, in file order (at least one).
+        var subImages: [SubImage]
+        /// The graphics control of the frame's last sub-image: its delay is the frame's.
+        var control: GraphicsControlBlock { subImages[subImages.count - 1].control }
+        /// True when decoding may start at this frame.
+        var isKeyframe: Bool { subImages[0].isKeyframe }
     }
 
     var canvasSize: PixelSize
     var frames: [Frame] = []
     var loopCount: Int?
+    /// For each sub-image in file order, whether it ends a frame.
+    private(set) var endsFrame: [Bool] = []
 
-    /// Walks `bytes`; stops at the trailer, at damage, or when a frame's data is cut short (that
-    /// frame is not counted). Throws when the header is cut short, or the canvas or a frame passes
-    /// `limits`, or there are more than `limits.maxFrames` frames.
+    /// Walks `bytes`; stops at the trailer, at damage, or when a sub-image's data is cut short
+    /// (that sub-image is not counted). Throws when the header is cut short, or the canvas or a
+    /// sub-image passes `limits`, or there are more than `limits.maxFrames` sub-images.
     init(_ bytes: UnsafeRawBufferPointer, limits: DecodeLimits) throws {
         var walker = GIFBlockWalker(bytes: bytes)
         guard bytes.count >= 13, let screen = walker.screenDescriptor() else {
@@ -33,18 +49,19 @@ struct GIFAnimationScan {
         canvasSize = screen
         try limits.check(canvasSize, format: .gif)
         var control = GIFFrameReader.noControl
+        var subImages: [SubImage] = []
         records: while let introducer = walker.byte() {
             switch introducer {
             case 0x2C:  // image descriptor
                 let offset = walker.offset - 1
                 guard let rect = walker.imageDescriptor(), walker.skipSubBlocks(afterCodeSize: true) else { break records }
                 if !rect.isEmpty { try limits.check(PixelSize(width: rect.width, height: rect.height), format: .gif) }
-                guard frames.count < limits.maxFrames else {
+                guard subImages.count < limits.maxFrames else {
                     throw WebImageError(.imageTooLarge, "The GIF animation has more than \(limits.maxFrames) frames, the limit.")
                 }
                 let visible = rect.clipped(toWidth: canvasSize.width, height: canvasSize.height)
-                frames.append(Frame(offset: offset, control: control, visible: visible,
-                                    isKeyframe: isKeyframe(visible: visible, control: control)))
+                subImages.append(SubImage(offset: offset, control: control, visible: visible,
+                                          isKeyframe: isKeyframe(visible: visible, control: control, after: subImages.last)))
                 control = GIFFrameReader.noControl
             case 0x21:  // extension
                 guard walker.extensionBlock(control: &control, loopCount: &loopCount) else { break records }
@@ -52,14 +69,24 @@ struct GIFAnimationScan {
                 break records
             }
         }
+        endsFrame = GIFFrameGrouping.endsFrame(subImages.map { ($0.control.DelayTime, $0.visible) },
+                                               canvas: canvasSize, hasLoopExtension: loopCount != nil)
+        var group: [SubImage] = []
+        for (index, subImage) in subImages.enumerated() {
+            group.append(subImage)
+            if endsFrame[index] {
+                frames.append(Frame(subImages: group))
+                group = []
+            }
+        }
     }
 
-    private func isKeyframe(visible: GIFRect, control: GraphicsControlBlock) -> Bool {
-        guard let previous = frames.last else { return true }
+    private func isKeyframe(visible: GIFRect, control: GraphicsControlBlock, after previous: SubImage?) -> Bool {
+        guard let previous else { return true }
         let canvas = GIFRect(x: 0, y: 0, width: canvasSize.width, height: canvasSize.height)
-        // The frame before cleared the whole canvas after it was shown.
+        // The sub-image before cleared the whole canvas after it was shown.
         if previous.control.DisposalMode == Int32(DISPOSE_BACKGROUND), previous.visible == canvas { return true }
-        // This frame paints every pixel, and what follows does not depend on what was under it.
+        // This sub-image paints every pixel, and what follows does not depend on what was under it.
         return visible == canvas && control.TransparentColor == Int32(NO_TRANSPARENT_COLOR)
             && control.DisposalMode != Int32(DISPOSE_PREVIOUS)
     }

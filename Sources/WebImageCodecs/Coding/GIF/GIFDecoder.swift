@@ -12,7 +12,7 @@ struct GIFDecoder {
     func decode(_ data: Data) throws -> Image {
         guard !data.isEmpty else { throw WebImageError.badData("The GIF data is empty.") }
         if options.decodesFramesLazily, let lazy = try decodeLazily(data) { return lazy }
-        let result = try data.withUnsafeBytes { bytes in try makeReader().read(bytes) }
+        let result = try data.withUnsafeBytes { bytes in try makeReader(data).read(bytes) }
         guard !result.frames.isEmpty else {
             let reason = result.stopReason ?? "it has no image"
             throw WebImageError.badData("The GIF has no complete frame (\(reason)); the data is damaged or truncated.")
@@ -24,7 +24,7 @@ struct GIFDecoder {
     /// The first frame for progressive display: complete when its data is all there, else the
     /// rows decoded so far (`isComplete` false); nil when nothing is drawable yet or the data is bad.
     func decodeFirstFrameSoFar(_ data: Data) -> (image: Image, isComplete: Bool)? {
-        var reader = makeReader()
+        var reader = makeReader(data)
         reader.maxFrames = 1
         reader.keepsPartialFirstFrame = true
         guard let result = try? data.withUnsafeBytes({ bytes in try reader.read(bytes) }) else { return nil }
@@ -51,8 +51,9 @@ struct GIFDecoder {
                      isPartial: isPartial)
     }
 
-    private func makeReader() -> GIFFrameReader {
+    private func makeReader(_ data: Data) -> GIFFrameReader {
         var reader = GIFFrameReader(limits: options.limits)
+        reader.endsFrame = try? data.withUnsafeBytes { try GIFAnimationScan($0, limits: options.limits).endsFrame }
         if options.firstFrameOnly { reader.maxFrames = 1 }
         // A byte budget depends on the frame count, known only at the end: resize then.
         if options.scaleDownLimitBytes == nil, options.allowsScaleDown {

@@ -29,6 +29,9 @@ struct GIFFrameReader {
     var frameSize: ((PixelSize) -> PixelSize)?
     /// Keep the rows decoded so far when the first frame is cut short (progressive display).
     var keepsPartialFirstFrame = false
+    /// For each sub-image in file order, whether it ends a frame (``GIFFrameGrouping``); a
+    /// sub-image past its end, or every one when nil, is a frame of its own.
+    var endsFrame: [Bool]?
 
     enum FrameOutcome {
         case complete
@@ -44,6 +47,9 @@ struct GIFFrameReader {
         var canvas = GIFCanvas(width: canvasSize.width, height: canvasSize.height)
         var control = Self.noControl
         let targetSize = frameSize?(canvasSize) ?? canvasSize
+        var subImages = 0
+        // The delay of drawn sub-images still waiting for the one that ends their frame.
+        var pendingDelay: Int?
 
         records: while result.frames.count < maxFrames {
             var type = UNDEFINED_RECORD_TYPE
@@ -60,11 +66,19 @@ struct GIFFrameReader {
                 try limits.checkAnimation(canvasSize, frames: result.frames.count + 1, format: .gif)
                 switch try readImage(file, canvas: &canvas, control: control) {
                 case .complete:
-                    let bitmap = Resampler.resize(canvas.bitmap, to: targetSize)
-                    result.frames.append((bitmap, Int(control.DelayTime)))
+                    let index = subImages
+                    subImages += 1
+                    if let endsFrame, index < endsFrame.count, !endsFrame[index] {
+                        pendingDelay = Int(control.DelayTime)
+                    } else {
+                        pendingDelay = nil
+                        result.frames.append((Resampler.resize(canvas.bitmap, to: targetSize), Int(control.DelayTime)))
+                    }
                 case .failed(let rowsDrawn):
                     result.stopReason = reader.lastError
-                    if keepsPartialFirstFrame, result.frames.isEmpty, rowsDrawn > 0 {
+                    // The canvas now holds part of a sub-image: no complete frame to finish.
+                    pendingDelay = nil
+                    if keepsPartialFirstFrame, result.frames.isEmpty, rowsDrawn + subImages > 0 {
                         result.partialFirstFrame = canvas.bitmap
                     }
                     break records
@@ -81,6 +95,11 @@ struct GIFFrameReader {
                 result.stopReason = "unknown record type"
                 break records
             }
+        }
+        // Whole sub-images drawn when reading stopped short of the one that would end their frame
+        // (the file ends early, or a frame limit was reached).
+        if let pendingDelay, result.frames.count < maxFrames {
+            result.frames.append((Resampler.resize(canvas.bitmap, to: targetSize), pendingDelay))
         }
         return result
     }

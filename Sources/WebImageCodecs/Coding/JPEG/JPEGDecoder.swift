@@ -23,6 +23,7 @@ enum JPEGDecoder {
         guard let header = try JPEGHeader.parse(b) else {
             throw WebImageError.badData("The JPEG data (\(b.count) bytes) ends inside its header: the file is truncated.")
         }
+        try header.checkSupported()
         if mode == .complete, !JPEGMarkers.hasEndOfImage(in: b, after: header.firstScanDataOffset - 2) {
             throw WebImageError.badData("The JPEG data (\(b.count) bytes) has no end-of-image marker: the file is truncated.")
         }

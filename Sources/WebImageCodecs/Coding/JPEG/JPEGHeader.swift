@@ -7,6 +7,10 @@ struct JPEGHeader {
     var isProgressive: Bool
     /// SOF9 and up use arithmetic coding, which can compress far below one bit per block.
     var isArithmetic: Bool
+    /// SOF3/SOF7/SOF11/SOF15: lossless (predictive) coding.
+    var isLossless: Bool
+    /// Bits per sample (8 for baseline; 12 or 16 in extended and lossless files).
+    var precision: Int
     /// Largest horizontal and vertical sampling factors of the components (the MCU is 8× these).
     var maxSampling: (h: Int, v: Int)
     /// From the first APP1 "Exif" segment; `.up` when there is none.
@@ -34,7 +38,7 @@ struct JPEGHeader {
         guard b[0] == 0xFF, b[1] == JPEGMarkers.startOfImage else {
             throw WebImageError.badData("The data does not start with a JPEG SOI marker (FF D8).")
         }
-        var frame: (size: PixelSize, marker: UInt8, sampling: (h: Int, v: Int))?
+        var frame: (size: PixelSize, marker: UInt8, precision: Int, sampling: (h: Int, v: Int))?
         var orientation: EXIFOrientation?
         var offset = 2
         while true {
@@ -46,7 +50,9 @@ struct JPEGHeader {
                     throw WebImageError.badData("The JPEG data has a scan before any frame header (SOF).")
                 }
                 return JPEGHeader(size: frame.size, isProgressive: [0xC2, 0xC6, 0xCA, 0xCE].contains(frame.marker),
-                                  isArithmetic: frame.marker >= 0xC9, maxSampling: frame.sampling,
+                                  isArithmetic: frame.marker >= 0xC9,
+                                  isLossless: [0xC3, 0xC7, 0xCB, 0xCF].contains(frame.marker),
+                                  precision: frame.precision, maxSampling: frame.sampling,
                                   orientation: orientation ?? .up, firstScanOffset: segment.offset,
                                   firstScanDataOffset: segment.end)
             case JPEGMarkers.endOfImage:
@@ -69,7 +75,7 @@ struct JPEGHeader {
 
     /// SOF payload: precision, height, width, component count, then (id, sampling, table) each.
     private static func parseFrame(_ p: UnsafeBufferPointer<UInt8>, marker: UInt8) throws
-        -> (size: PixelSize, marker: UInt8, sampling: (h: Int, v: Int)) {
+        -> (size: PixelSize, marker: UInt8, precision: Int, sampling: (h: Int, v: Int)) {
         guard p.count >= 6 else { throw WebImageError.badData("The JPEG frame header (SOF) is too short.") }
         let height = Int(p[1]) << 8 | Int(p[2])
         let width = Int(p[3]) << 8 | Int(p[4])
@@ -86,6 +92,20 @@ struct JPEGHeader {
             maxH = max(maxH, Int(sampling >> 4))
             maxV = max(maxV, Int(sampling & 0x0F))
         }
-        return (PixelSize(width: width, height: height), marker, (maxH, maxV))
+        return (PixelSize(width: width, height: height), marker, Int(p[0]), (maxH, maxV))
+    }
+
+    /// Throws ``WebImageError/Code/unsupportedFormat`` for a coding the decoder does not take:
+    /// lossless JPEG, or samples of other than 8 bits (libjpeg-turbo 2.1 decodes neither; its
+    /// 8-bit interface is the one this library uses).
+    func checkSupported() throws {
+        if isLossless {
+            throw WebImageError(.unsupportedFormat,
+                "The JPEG is lossless (\(precision)-bit samples), which is not supported: libjpeg-turbo 2.1, the JPEG decoder, decodes lossy 8-bit JPEG only.")
+        }
+        if precision != 8 {
+            throw WebImageError(.unsupportedFormat,
+                "The JPEG has \(precision)-bit samples, which are not supported: libjpeg-turbo 2.1, the JPEG decoder, decodes 8-bit samples only.")
+        }
     }
 }

@@ -1,3 +1,4 @@
+import CJPEGRows
 import CTurboJPEG
 
 /// One TurboJPEG decompressor handle, for reading a JPEG's header (the pixels come from
@@ -24,19 +25,42 @@ final class TurboJPEGDecompressor {
     deinit { tjDestroy(handle) }
 
     /// Reads the frame size and colour space; throws ``WebImageError/Code/badImageData`` if
-    /// TurboJPEG cannot read the header.
+    /// neither TurboJPEG nor libjpeg itself can read the header. TurboJPEG refuses sampling
+    /// layouts it has no name for (a CMYK file sampled 2×2,1×1,1×1,1×1, say), which libjpeg's
+    /// own header reader, and the pixel decode (``JPEGRowDecoder``), take.
     func readHeader(_ jpeg: UnsafeBufferPointer<UInt8>) throws -> Info {
         var width: Int32 = 0, height: Int32 = 0, subsampling: Int32 = 0, colorspace: Int32 = 0
         guard let base = jpeg.baseAddress else { throw WebImageError.badData("The JPEG data is empty.") }
         let result = tjDecompressHeader3(handle, base, UInt(jpeg.count), &width, &height, &subsampling, &colorspace)
         // A warning (such as stray bytes between markers) still yields a usable header.
         if result != 0 && tjGetErrorCode(handle) != Int32(TJERR_WARNING.rawValue) {
-            throw WebImageError.badData("The JPEG header could not be read: \(errorText()).")
+            let turboError = errorText()
+            guard let info = Self.libjpegHeader(jpeg) else {
+                throw WebImageError.badData("The JPEG header could not be read: \(turboError).")
+            }
+            return info
         }
         guard width > 0, height > 0 else {
             throw WebImageError.badData("The JPEG header declares an empty image (\(width)x\(height)).")
         }
         return Info(size: PixelSize(width: Int(width), height: Int(height)), colorspace: colorspace)
+    }
+
+    /// The header as libjpeg's `jpeg_read_header` reads it; nil when it fails too.
+    private static func libjpegHeader(_ jpeg: UnsafeBufferPointer<UInt8>) -> Info? {
+        var width: Int32 = 0, height: Int32 = 0
+        var color = WEBIMAGE_JPEG_COLOR_RGB
+        var message = [CChar](repeating: 0, count: 256)
+        let rc = message.withUnsafeMutableBufferPointer { text in
+            webimage_jpeg_read_header(jpeg.baseAddress, jpeg.count, &width, &height, &color, text.baseAddress, text.count)
+        }
+        guard rc == 0, width > 0, height > 0 else { return nil }
+        let colorspace: TJCS = switch color {
+        case WEBIMAGE_JPEG_COLOR_GRAY: TJCS_GRAY
+        case WEBIMAGE_JPEG_COLOR_CMYK: TJCS_CMYK
+        default: TJCS_YCbCr
+        }
+        return Info(size: PixelSize(width: Int(width), height: Int(height)), colorspace: Int32(colorspace.rawValue))
     }
 
     private func errorText() -> String {

@@ -4,6 +4,8 @@ import Foundation
 /// Chooses the colour space a JPEG XL decodes into and what the library then does, at the
 /// colour-encoding event.
 ///
+/// - CMYK files (a black extra channel): converted from their CMYK profile with lcms2, or by
+///   the naive formula when it rejects the profile (``JXLBlack``).
 /// - sRGB files (the encoded sRGB enum): the fast path, nothing to convert.
 /// - XYB files (lossy, `uses_original_profile` false) are stored in an absolute space, so
 ///   libjxl renders them into whatever space is asked for: sRGB directly, which is exact and
@@ -20,6 +22,13 @@ enum JXLColor {
     /// returns the plan for the decoded pixels.
     static func plan(_ session: JXLDecodeSession, options: DecodeOptions) -> ColorManagement.Plan {
         let decoder = session.decoder
+        if session.blackChannel != nil {
+            // CMYK: RGBA cannot hold it, so it is converted whatever the options say.
+            var cmykOptions = options
+            cmykOptions.convertsToSRGB = true
+            return ColorManagement.plan(icc: icc(decoder, JXL_COLOR_PROFILE_TARGET_ORIGINAL),
+                                        source: .cmyk(inverted: true), options: cmykOptions)
+        }
         let gray = session.info.num_color_channels == 1
         var original = JxlColorEncoding()
         let encoded = JxlDecoderGetColorAsEncodedProfile(decoder, nil, JXL_COLOR_PROFILE_TARGET_ORIGINAL,

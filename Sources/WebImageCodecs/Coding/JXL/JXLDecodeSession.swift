@@ -21,6 +21,8 @@ final class JXLDecodeSession {
     private let ownedCopy: UnsafeMutableBufferPointer<UInt8>?
     /// The basic info, once ``readBasicInfo()`` has run.
     private(set) var info = JxlBasicInfo()
+    /// The index of the black (K) extra channel of a CMYK file; nil for other files.
+    private(set) var blackChannel: UInt32?
     /// How many frames have been written out or skipped since the start.
     private(set) var framesPassed = 0
 
@@ -92,6 +94,15 @@ final class JXLDecodeSession {
         guard JxlDecoderGetBasicInfo(decoder, &info) == JXL_DEC_SUCCESS else {
             throw JXLFailure.corrupt(while: "reading the header")
         }
+        blackChannel = nil
+        for index in 0..<info.num_extra_channels {
+            var extra = JxlExtraChannelInfo()
+            if JxlDecoderGetExtraChannelInfo(decoder, Int(index), &extra) == JXL_DEC_SUCCESS,
+               extra.type == JXL_CHANNEL_BLACK {
+                blackChannel = index
+                break
+            }
+        }
         return info
     }
 
@@ -103,7 +114,9 @@ final class JXLDecodeSession {
         try expect(JXL_DEC_COLOR_ENCODING, while: "reading the colour encoding")
     }
 
-    /// Writes the next frame into `buffer` (RGBA8, ``size``), converted by `color`.
+    /// Writes the next frame into `buffer` (RGBA8, ``size``), converted by `color`. A CMYK file's
+    /// black channel is decoded beside it and applied (``JXLBlack``): libjxl 0.7 leaves K to the
+    /// application.
     func decodeFrame(into buffer: UnsafeMutableBufferPointer<UInt8>, color: ColorManagement.Plan) throws {
         let action = "decoding frame \(framesPassed + 1)"
         try expect(JXL_DEC_NEED_IMAGE_OUT_BUFFER, while: action)
@@ -113,9 +126,25 @@ final class JXLDecodeSession {
               JxlDecoderSetImageOutBuffer(decoder, &format, buffer.baseAddress, buffer.count) == JXL_DEC_SUCCESS else {
             throw JXLFailure.corrupt(while: "\(action) (its size is not the image's \(size))")
         }
+        guard let blackChannel else {
+            try expect(JXL_DEC_FULL_IMAGE, while: action)
+            framesPassed += 1
+            color.apply(buffer)
+            return
+        }
+        let black = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: buffer.count / 4)
+        defer { black.deallocate() }
+        black.initialize(repeating: 255)
+        var blackFormat = JxlPixelFormat(num_channels: 1, data_type: JXL_TYPE_UINT8, endianness: JXL_NATIVE_ENDIAN, align: 0)
+        var blackNeeded = 0
+        guard JxlDecoderExtraChannelBufferSize(decoder, &blackFormat, &blackNeeded, blackChannel) == JXL_DEC_SUCCESS,
+              blackNeeded == black.count,
+              JxlDecoderSetExtraChannelBuffer(decoder, &blackFormat, black.baseAddress, black.count, blackChannel) == JXL_DEC_SUCCESS else {
+            throw JXLFailure.corrupt(while: "\(action) (its black channel is not the image's \(size))")
+        }
         try expect(JXL_DEC_FULL_IMAGE, while: action)
         framesPassed += 1
-        color.apply(buffer)
+        JXLBlack.apply(UnsafeBufferPointer(black), to: buffer, color: color)
     }
 
     /// The next frame as a bitmap of ``size``.

@@ -31,6 +31,7 @@ enum PNGDecoder {
                 try decodeRows(ctx, format: rgba8, rowBytes: size.width * 4, height: size.height,
                                into: UnsafeMutableRawPointer(out.baseAddress!))
             }
+            try ctx.checkTrailingChecksums()
             color.apply(out)
         }
     }

@@ -8,7 +8,8 @@ final class SPNGContext {
     /// A decoder reading `bytes`, which must stay valid while this context lives.
     ///
     /// libspng's own dimension limit is set from `limits` so absurd headers fail in the parser,
-    /// and ancillary chunks are capped so metadata cannot balloon memory.
+    /// and ancillary chunks are capped so metadata cannot balloon memory. A critical chunk with a
+    /// wrong CRC is an error; an ancillary one is skipped (libpng's choice too).
     init(decoding bytes: UnsafeBufferPointer<UInt8>, limits: DecodeLimits) throws {
         guard let base = bytes.baseAddress, bytes.count >= 8 else {
             throw WebImageError.badData("The PNG data is empty or shorter than the PNG signature.")
@@ -20,6 +21,8 @@ final class SPNGContext {
         let side = UInt32(clamping: min(limits.maxPixels, Int(Int32.max)))
         try check(spng_set_image_limits(ctx, side, side), "setting the image limits")
         try check(spng_set_chunk_limits(ctx, 16 << 20, 64 << 20), "setting the chunk limits")
+        try check(spng_set_crc_action(ctx, Int32(SPNG_CRC_ERROR.rawValue), Int32(SPNG_CRC_DISCARD.rawValue)),
+                  "setting the checksum policy")
         try check(spng_set_png_buffer(ctx, base, bytes.count), "reading the PNG data")
     }
 
@@ -40,6 +43,15 @@ final class SPNGContext {
         var ihdr = spng_ihdr()
         try check(spng_get_ihdr(raw, &ihdr), "reading the PNG header")
         return ihdr
+    }
+
+    /// Reads the chunks after the image data, which checks the last image data chunk's CRC:
+    /// libspng stops reading at the end of the compressed stream, before that CRC. Throws for a
+    /// wrong CRC only; a file that ends without `IEND` or with trailing bytes still decodes.
+    func checkTrailingChecksums() throws {
+        let rc = spng_decode_chunks(raw)
+        guard rc == Int32(SPNG_ECHUNK_CRC.rawValue) else { return }
+        throw WebImageError.badData("The PNG image data fails its checksum (\(spngReason(rc))); the file is corrupt.")
     }
 
     /// Throws unless `rc` is success, naming `what` was being done and libspng's reason.

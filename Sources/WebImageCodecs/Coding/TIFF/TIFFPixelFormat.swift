@@ -1,9 +1,13 @@
 import CTIFF
 
 /// How a directory's samples become RGBA8, for the layouts the coder converts itself: unsigned
-/// 8- and 16-bit RGB, CMYK and gray (gray also at 1, 2 and 4 bits), palette at 1–8 bits, chunky
-/// or planar, in strips or tiles, with or without alpha. Anything else (YCbCr other than in JPEG,
-/// CIE Lab, float samples, …) goes to libtiff's RGBA interface (``TIFFRGBAFallback``).
+/// gray, RGB and palette samples of any depth from 1 to 16 bits and CMYK at 8 or 16, chunky or
+/// planar, with or without alpha. 8- and 16-bit samples (and single-sample 1-, 2- and 4-bit gray
+/// and palette in strips) are read band by band, in strips or tiles (``TIFFBands``); other depths
+/// are read through libtiff's scanline API and unpacked here (``TIFFPackedRows``), in strips only.
+/// Anything else (YCbCr other than in JPEG, CIE Lab, tiled odd depths, …) goes to libtiff's RGBA
+/// interface (``TIFFRGBAFallback``); float samples and samples over 16 bits are refused
+/// (``TIFFPixels``).
 struct TIFFPixelFormat {
     enum Color {
         /// One channel; `whiteIsZero` for Photometric MinIsWhite.
@@ -25,8 +29,11 @@ struct TIFFPixelFormat {
 
     let color: Color
     let alpha: Alpha
-    /// 1, 2, 4, 8 or 16.
+    /// 1 to 16.
     let bits: Int
+    /// True when the samples are read as packed scanlines and unpacked by ``TIFFPackedRows``
+    /// rather than band by band by ``TIFFBands``.
+    let isPacked: Bool
     /// The samples per pixel as stored (colour, then extra samples).
     let samplesPerPixel: Int
     /// The colour channels (1, 3 or 4); alpha, when there is one, is the next sample.
@@ -45,7 +52,7 @@ struct TIFFPixelFormat {
     /// For JPEG-compressed YCbCr it asks libtiff's JPEG codec for RGB, as libtiff's tools do.
     init?(_ directory: TIFFDirectory, in file: TIFFFile) {
         let bits = directory.bitsPerSample
-        guard directory.sampleFormat == UInt16(SAMPLEFORMAT_UINT), [1, 2, 4, 8, 16].contains(bits) else { return nil }
+        guard directory.sampleFormat == UInt16(SAMPLEFORMAT_UINT), (1...16).contains(bits) else { return nil }
         let color: Color
         switch Int32(directory.photometric) {
         case PHOTOMETRIC_MINISBLACK, PHOTOMETRIC_MINISWHITE:
@@ -55,10 +62,10 @@ struct TIFFPixelFormat {
         case PHOTOMETRIC_YCBCR where Int32(directory.compression) == COMPRESSION_JPEG && bits == 8:
             guard ctiff_set_u16(file.tiff, UInt32(TIFFTAG_JPEGCOLORMODE), UInt16(JPEGCOLORMODE_RGB)) == 1 else { return nil }
             color = .rgb
-        case PHOTOMETRIC_PALETTE where bits <= 8:
+        case PHOTOMETRIC_PALETTE:
             guard let table = Self.palette(file, bits: bits) else { return nil }
             color = .palette(table)
-        case PHOTOMETRIC_SEPARATED where directory.inkSet == UInt16(INKSET_CMYK):
+        case PHOTOMETRIC_SEPARATED where directory.inkSet == UInt16(INKSET_CMYK) && (bits == 8 || bits == 16):
             color = .cmyk
         default:
             return nil
@@ -71,9 +78,15 @@ struct TIFFPixelFormat {
         }
         let spp = directory.samplesPerPixel
         guard spp >= channels else { return nil }
-        // Below 8 bits, only single-sample gray and palette images, chunky in strips.
-        if bits < 8, spp != 1 || directory.isTiled || directory.planarSeparate || channels != 1 { return nil }
-        if bits == 16, case .palette = color { return nil }
+        var isPalette = false
+        if case .palette = color { isPalette = true }
+        // Bands carry 8- and 16-bit samples, and 1-, 2- and 4-bit ones of a single-sample image
+        // in strips; every other depth (and a palette over 8 bits) is unpacked from scanlines,
+        // which libtiff reads from strips only, a few samples a pixel at most.
+        let banded = (bits == 8 || (bits == 16 && !isPalette))
+            || ([1, 2, 4].contains(bits) && spp == 1 && !directory.isTiled && !directory.planarSeparate)
+        if !banded, directory.isTiled || spp > TIFFPackedRows.maxSamplesPerPixel { return nil }
+        isPacked = !banded
         var alpha = Alpha.none
         if spp > channels {
             // Only the first extra sample can be alpha; an unspecified one (libtiff's name for a
@@ -90,6 +103,21 @@ struct TIFFPixelFormat {
         self.bits = bits
         samplesPerPixel = spp
         colorChannels = channels
+    }
+
+    /// This format with 16-bit samples: what ``TIFFPackedRows`` unpacks gray, RGB and alpha to.
+    var widened: TIFFPixelFormat {
+        TIFFPixelFormat(color: color, alpha: alpha, bits: 16, isPacked: false, samplesPerPixel: samplesPerPixel,
+                        colorChannels: colorChannels)
+    }
+
+    private init(color: Color, alpha: Alpha, bits: Int, isPacked: Bool, samplesPerPixel: Int, colorChannels: Int) {
+        self.color = color
+        self.alpha = alpha
+        self.bits = bits
+        self.isPacked = isPacked
+        self.samplesPerPixel = samplesPerPixel
+        self.colorChannels = colorChannels
     }
 
     /// The colour map as RGBA entries; 8-bit values when every entry is below 256 (old writers

@@ -1,3 +1,4 @@
+import CTIFF
 import Foundation
 
 /// Decodes the current directory of a TIFF into straight RGBA in the sRGB space (unless colour
@@ -9,6 +10,7 @@ enum TIFFPixels {
     static func decode(_ file: TIFFFile, _ directory: TIFFDirectory, icc: Data?,
                        options: DecodeOptions) throws -> (Bitmap, ColorManagement.Plan) {
         let size = directory.size
+        try checkSupported(directory)
         guard let format = TIFFPixelFormat(directory, in: file) else {
             let plan = ColorManagement.plan(icc: icc, source: .rgb, options: options)
             return (try TIFFRGBAFallback.bitmap(file, size: size, color: plan), plan)
@@ -22,10 +24,14 @@ enum TIFFPixels {
         let bands = TIFFBands(file: file, directory: directory, format: format)
         let bitmap = try Bitmap(width: size.width, height: size.height) { buffer in
             let out = buffer.baseAddress!
-            try withSideAlpha(&sideAlpha) { side in
-                try bands.forEach { y, rows, samples, stride in
-                    TIFFSamples.convert(format, source: samples, stride: stride, rows: rows, width: size.width,
-                                        into: out + y * size.width * 4, sideAlpha: side.map { $0 + y * size.width })
+            if format.isPacked {
+                try TIFFPackedRows(file: file, directory: directory, format: format).decode(into: out)
+            } else {
+                try withSideAlpha(&sideAlpha) { side in
+                    try bands.forEach { y, rows, samples, stride in
+                        TIFFSamples.convert(format, source: samples, stride: stride, rows: rows, width: size.width,
+                                            into: out + y * size.width * 4, sideAlpha: side.map { $0 + y * size.width })
+                    }
                 }
             }
             if isCMYK {
@@ -38,6 +44,23 @@ enum TIFFPixels {
             }
         }
         return (bitmap, plan)
+    }
+
+    /// Refuses, with an error that says so, sample formats outside what is supported: floating
+    /// point, and integers over 16 bits. LogLuv files, which libtiff's RGBA interface renders
+    /// itself, are left to it.
+    static func checkSupported(_ directory: TIFFDirectory) throws {
+        let bits = directory.bitsPerSample
+        let photometric = Int32(directory.photometric)
+        if photometric == PHOTOMETRIC_LOGLUV || photometric == PHOTOMETRIC_LOGL { return }
+        if directory.sampleFormat == UInt16(SAMPLEFORMAT_IEEEFP) {
+            throw WebImageError(.unsupportedFormat,
+                "The TIFF has \(bits)-bit floating-point samples, which are not supported: TIFF decodes 1- to 16-bit integer samples.")
+        }
+        if bits > 16 {
+            throw WebImageError(.unsupportedFormat,
+                "The TIFF has \(bits)-bit samples, which are not supported: TIFF decodes 1- to 16-bit samples.")
+        }
     }
 
     private static func withSideAlpha(_ alpha: inout [UInt8]?,
