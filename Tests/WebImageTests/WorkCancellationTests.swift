@@ -107,10 +107,14 @@ struct WorkCancellationTests {
         #expect(encoded.outer == .cancelled)
     }
 
-    @Test func theTIFFEncoderStopsBetweenStrips() {
+    @Test func theTIFFEncoderAndDecoderStopBetweenStrips() throws {
         let (inner, outer) = insideCancelled { _ = try TIFFEncoder.encode(TestBitmaps.gradient(width: 64, height: 64)) }
         #expect(inner == .cancelled)
         #expect(outer == .cancelled)
+        let tiff = try TIFFEncoder.encode(TestBitmaps.gradient(width: 64, height: 64))
+        let decoded = insideCancelled { _ = try TIFFCoder().decode(tiff, options: .default) }
+        #expect(decoded.inner == .cancelled)
+        #expect(decoded.outer == .cancelled)
     }
 
     @Test func workNotCancelledReturnsItsValueAndOutsideRunNothingIsCurrent() throws {

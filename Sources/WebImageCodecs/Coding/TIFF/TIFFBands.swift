@@ -20,8 +20,13 @@ struct TIFFBands {
     /// Chunky row size when the coder assembles the band itself (8- and 16-bit samples).
     private var assembledStride: Int { width * format.samplesPerPixel * bytesPerSample }
 
-    /// Calls `body(firstRow, rowCount, rows, stride)` for every band, top to bottom.
+    /// Calls `body(firstRow, rowCount, rows, stride)` for every band, top to bottom; throws
+    /// ``WebImageError/Code/cancelled`` between bands once the thread's ``WorkCancellation`` is.
     func forEach(_ body: (Int, Int, UnsafeRawPointer, Int) throws -> Void) throws {
+        let body = { (first: Int, count: Int, rows: UnsafeRawPointer, stride: Int) throws in
+            try WorkCancellation.checkCurrent()
+            try body(first, count, rows, stride)
+        }
         if directory.isTiled {
             try tiles(body)
         } else if directory.planarSeparate {

@@ -68,6 +68,7 @@ struct TIFFPackedRows {
     }
 
     private func read(row: Int, plane: Int, into buffer: UnsafeMutableRawPointer) throws {
+        if row & 63 == 0 { try WorkCancellation.checkCurrent() }
         guard TIFFReadScanline(file.tiff, buffer, UInt32(row), UInt16(plane)) >= 0 else {
             throw TIFFFailure.error(file.messages, while: "decoding row \(row)")
         }
