@@ -74,7 +74,7 @@ fuzz: fuzz-build
 # 2,000 distinct 1000x1000 images under a 100 MB memory-cost limit (prints peak RSS), and a
 # 1,000-frame 720x720 GIF (2 GB eagerly) played through a 16 MB frame buffer within 200 MB RSS.
 stress: install-deps
-	WEBIMAGE_STRESS=full $(SWIFT) test --filter 'LoadStressTests|AnimationMemoryStressTests'
+	WEBIMAGE_STRESS=full $(SWIFT) test --filter 'LoadStressTests|AnimationMemoryStressTests|DecodeLeakLoopTests'
 
 # `webimage serve` under wrk for SOAK_SECONDS with good and hostile request targets mixed; fails
 # when the server dies or its RSS grows past the warm-up's (scripts/soak, docs/RELIABILITY.md).

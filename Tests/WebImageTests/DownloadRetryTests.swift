@@ -76,8 +76,9 @@ struct DownloadRetryTests {
         let clock = TestClock()
         var config = config(RetryStrategy(maxRetries: 1), clock: clock)
         // The stall is the behaviour under test: the timeout ends the first attempt; the second
-        // attempt, whose body arrives at once, has the whole timeout to spare.
-        config.downloadTimeout = 1 * SanitizerRun.slowdown
+        // attempt, whose body arrives at once, has the whole timeout to spare (3 s: a loaded
+        // machine running every suite at once can leave the origin's thread idle for a second).
+        config.downloadTimeout = 3 * SanitizerRun.slowdown
         try await withOriginAndDownloader(config) { origin, downloader in
             failThenServe(origin, "/stall.img", [.data(picture, mode: .stallAfter(5))])
             let result = await load(downloader, origin.url("/stall.img"), .testing(coder))

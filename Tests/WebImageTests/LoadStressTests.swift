@@ -229,12 +229,7 @@ final class LiveImages: Sendable {
     var aliveCount: Int { references.withLock { $0.count { $0.image != nil } } }
 }
 
-/// The process's resident memory, from /proc/self/statm.
+/// The process's resident memory now (0 where it cannot be read).
 enum ProcessMemory {
-    static func residentBytes() -> Int {
-        guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }
-        let fields = text.split(separator: " ")
-        guard fields.count > 1, let pages = Int(fields[1]) else { return 0 }
-        return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
-    }
+    static func residentBytes() -> Int { ProcessMemoryUsage.residentBytes ?? 0 }
 }
