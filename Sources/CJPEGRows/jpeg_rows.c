@@ -47,6 +47,20 @@ static void note(j_common_ptr info, int level) {
     }
 }
 
+/* Sets up `errors` to keep the first message in `message` and to escape on failure; returns the
+   manager a decompressor's `err` points at. */
+static struct jpeg_error_mgr *errors_init(struct rows_errors *errors, char *message, size_t message_size) {
+    if (message_size > 0) message[0] = 0;
+    struct jpeg_error_mgr *manager = jpeg_std_error(&errors->manager);
+    errors->manager.error_exit = fail;
+    errors->manager.emit_message = note;
+    errors->warned = 0;
+    errors->message = message;
+    errors->message_size = message_size;
+    errors->stopped = 0;
+    return manager;
+}
+
 static void check_progress(j_common_ptr info) {
     j_decompress_ptr decompress = (j_decompress_ptr)info;
     struct rows_errors *errors = (struct rows_errors *)info->err;
@@ -72,14 +86,7 @@ int webimage_jpeg_decode_rows(const uint8_t *data, size_t size, uint8_t *destina
     struct rows_progress progress;
     memset(&info, 0, sizeof info);
     memset(&progress, 0, sizeof progress);
-    if (message_size > 0) message[0] = 0;
-    info.err = jpeg_std_error(&errors.manager);
-    errors.manager.error_exit = fail;
-    errors.manager.emit_message = note;
-    errors.warned = 0;
-    errors.message = message;
-    errors.message_size = message_size;
-    errors.stopped = 0;
+    info.err = errors_init(&errors, message, message_size);
     progress.manager.progress_monitor = check_progress;
     progress.should_stop = should_stop;
     if (setjmp(errors.escape)) {
@@ -137,14 +144,7 @@ int webimage_jpeg_read_header(const uint8_t *data, size_t size, int *width, int 
     struct jpeg_decompress_struct info;
     struct rows_errors errors;
     memset(&info, 0, sizeof info);
-    if (message_size > 0) message[0] = 0;
-    info.err = jpeg_std_error(&errors.manager);
-    errors.manager.error_exit = fail;
-    errors.manager.emit_message = note;
-    errors.warned = 0;
-    errors.message = message;
-    errors.message_size = message_size;
-    errors.stopped = 0;
+    info.err = errors_init(&errors, message, message_size);
     if (setjmp(errors.escape)) {
         jpeg_destroy_decompress(&info);
         return -1;
