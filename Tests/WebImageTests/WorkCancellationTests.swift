@@ -107,6 +107,13 @@ struct WorkCancellationTests {
         #expect(encoded.outer == .cancelled)
     }
 
+    @Test func theWebPDecoderStopsBetweenBlocks() throws {
+        let webp = try WebPEncoder.encode(TestBitmaps.gradient(width: 128, height: 128), quality: 80, lossless: false)
+        let (inner, outer) = insideCancelled { _ = try WebPCoder().decode(webp, options: .default) }
+        #expect(inner == .cancelled)
+        #expect(outer == .cancelled)
+    }
+
     @Test func theTIFFEncoderAndDecoderStopBetweenStrips() throws {
         let (inner, outer) = insideCancelled { _ = try TIFFEncoder.encode(TestBitmaps.gradient(width: 64, height: 64)) }
         #expect(inner == .cancelled)

@@ -46,8 +46,12 @@ enum WebPDecoder {
         try limits.check(target, format: .webp)
     }
 
+    /// The bytes libwebp is given at a time, between two looks at the thread's ``WorkCancellation``.
+    static let bytesBetweenChecks = 32 * 1024
+
     /// Decodes the stored pixels of a `size` image, scaled by libwebp to `target`, converted by
-    /// `color`.
+    /// `color`. The file is fed to libwebp's incremental decoder a block at a time, so work asked
+    /// to stop (``WorkCancellation``) ends between blocks.
     static func decodePixels(_ bytes: UnsafeBufferPointer<UInt8>, size: PixelSize,
                              target: PixelSize, color: ColorManagement.Plan = .none) throws -> Bitmap {
         var config = WebPDecoderConfig()
@@ -65,12 +69,36 @@ enum WebPDecoder {
             config.output.u.RGBA.rgba = buffer.baseAddress
             config.output.u.RGBA.stride = Int32(target.width * 4)
             config.output.u.RGBA.size = buffer.count
-            let status = WebPDecode(bytes.baseAddress, bytes.count, &config)
+            let status = try decodeInBlocks(bytes, config: &config)
             WebPFreeDecBuffer(&config.output)
             guard status == VP8_STATUS_OK else {
                 throw WebPBitstream.error(for: status, while: "decoding the \(size) image")
             }
             color.apply(buffer)
         }
+    }
+
+    /// Runs libwebp's incremental decoder over `bytes` (which stay where they are: each call sees
+    /// a longer prefix), checking the thread's ``WorkCancellation`` before each block; the final
+    /// status, with a file that ends early reported as `VP8_STATUS_NOT_ENOUGH_DATA` — also one
+    /// whose RIFF header declares more bytes than there are, as libwebp's one-call decode does.
+    private static func decodeInBlocks(_ bytes: UnsafeBufferPointer<UInt8>,
+                                       config: inout WebPDecoderConfig) throws -> VP8StatusCode {
+        if bytes.count >= 8, bytes[0] == 0x52, bytes[1] == 0x49, bytes[2] == 0x46, bytes[3] == 0x46 {
+            let declared = (0..<4).reduce(0) { $0 | Int(bytes[4 + $1]) << (8 * $1) }
+            if declared + 8 > bytes.count { return VP8_STATUS_NOT_ENOUGH_DATA }
+        }
+        guard let decoder = WebPIDecode(nil, 0, &config) else {
+            throw WebImageError.badData("libwebp could not start a decoder (out of memory).")
+        }
+        defer { WebPIDelete(decoder) }
+        var given = 0
+        var status = VP8_STATUS_SUSPENDED
+        while status == VP8_STATUS_SUSPENDED && given < bytes.count {
+            try WorkCancellation.checkCurrent()
+            given = min(given + bytesBetweenChecks, bytes.count)
+            status = WebPIUpdate(decoder, bytes.baseAddress, given)
+        }
+        return status == VP8_STATUS_SUSPENDED ? VP8_STATUS_NOT_ENOUGH_DATA : status
     }
 }
