@@ -22,10 +22,10 @@ enum HEIFColor {
             }
         }
         var nclx: UnsafeMutablePointer<heif_color_profile_nclx>?
-        guard heif_image_handle_get_nclx_color_profile(handle, &nclx).code == heif_error_Ok, let nclx else {
-            return .none
-        }
-        defer { heif_nclx_color_profile_free(nclx) }
+        let status = heif_image_handle_get_nclx_color_profile(handle, &nclx)
+        // libheif hands out the profile it allocated even when it then refuses a value in it.
+        defer { if let nclx { heif_nclx_color_profile_free(nclx) } }
+        guard status.code == heif_error_Ok, let nclx else { return .none }
         let color = NCLXColor(primaries: UInt16(nclx.pointee.color_primaries.rawValue),
                               transfer: UInt16(nclx.pointee.transfer_characteristics.rawValue))
         return ColorManagement.plan(nclx: color, source: .rgb, options: options)
