@@ -29,7 +29,7 @@ public func fuzzSniff(_ bytes: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     default: break
     }
 
-    let decodable: Set<ImageFormat> = [.jpeg, .png, .apng, .gif, .webp, .avif, .heic, .heif, .jpegXL, .svg]
+    let decodable: Set<ImageFormat> = [.jpeg, .png, .apng, .gif, .webp, .avif, .heic, .heif, .jpegXL, .svg, .tiff, .bmp, .ico]
     require(CodersManager.shared.canDecode(data) == decodable.contains(format),
             "canDecode disagrees with detect (\(format))")
 
