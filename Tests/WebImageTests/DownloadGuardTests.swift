@@ -53,7 +53,11 @@ struct DownloadGuardTests {
         let resolver = ScriptedResolver()
         resolver.set("images.test", ["127.0.0.1"])
         let policy = AddressPolicy(allowedNetworks: [IPNetwork("127.0.0.0/8")!])
-        try await withOriginAndDownloader(config(resolver, policy)) { origin, downloader in
+        // A clock that stands still: the checked address's lifetime cannot pass between the two
+        // loads, however slowly a loaded machine runs them.
+        var config = config(resolver, policy)
+        config.clock = TestClock(.manual)
+        try await withOriginAndDownloader(config) { origin, downloader in
             origin.setRoute("/a.img", .data(picture))
             origin.setRoute("/b.img", .data(picture))
             let first = await load(downloader, url("images.test", origin, "/a.img"))

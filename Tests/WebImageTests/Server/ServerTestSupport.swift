@@ -66,7 +66,11 @@ func withImageServer<T: Sendable>(_ configuration: ServerConfiguration = ServerC
     let group = ServiceGroup(configuration: .init(services: [application], logger: Logger(label: "test.serve.group") { _ in
         SwiftLogNoOpLogHandler()
     }))
-    let client = HTTPClient(eventLoopGroupProvider: .singleton)
+    // Enough connections for a test's whole burst (AsyncHTTPClient's default is 8 per host, and a
+    // request waiting for one fails after the connect timeout on a loaded machine).
+    var clientConfiguration = HTTPClient.Configuration(timeout: .init(connect: .seconds(60)))
+    clientConfiguration.connectionPool = .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: 64)
+    let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: clientConfiguration)
     return try await withThrowingTaskGroup(of: Void.self) { tasks in
         tasks.addTask { try await group.run() }
         await listening.wait("the server to listen") { $0 != nil }
