@@ -30,7 +30,8 @@ struct RedisCacheTests {
 
             let caches = tiers(b, shared)
             let first = await caches.queryImage(forKey: "k", cacheType: .all)
-            #expect(first.image?.pixelSize == PixelSize(width: 20, height: 10))
+            #expect(first.image?.pixelSize == PixelSize(width: 20, height: 10),
+                    "Redis: \(client.statistics); breaker \(client.breaker.state)")
             #expect(first.cacheType == .disk)
             #expect(first.data == data)
             // The fill ran before the answer: the next query is a memory hit, and the disk has the bytes.
