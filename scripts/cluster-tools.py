@@ -3,8 +3,8 @@
 
 Standard library only. Every loop is bounded in count and time; traffic goes to 127.0.0.1 only.
 """
-import argparse, http.client, http.server, json, os, socketserver, struct, subprocess, sys
-import threading, time, urllib.request, zlib
+import argparse, base64, hashlib, hmac, http.client, http.server, json, os, shutil, socketserver, struct, subprocess
+import sys, threading, time, urllib.request, zlib
 
 
 def png(width, height, seed):
@@ -183,6 +183,40 @@ def table(args):
         print(f"{name.ljust(width)}  {value}")
     print("-" * (width + 30))
 
+def signed(key, salt, path):
+    """`/SIGNATURE` + path, as imgproxy signs it: base64url(HMAC-SHA256(key, salt + path)), unpadded."""
+    mac = hmac.new(bytes.fromhex(key), bytes.fromhex(salt) + path.encode(), hashlib.sha256).digest()
+    return "/" + base64.urlsafe_b64encode(mac).decode().rstrip("=") + path
+
+
+def fetch(port, path):
+    """(ETag, short SHA-256 of the body) of a GET on one instance."""
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=30) as response:
+        return response.headers.get("ETag", "-"), hashlib.sha256(response.read()).hexdigest()[:12]
+
+
+def purge_check(args):
+    """Every instance serves one result; the origin's file is replaced and the source purged
+    through one instance; after the settle time every instance must serve the new result."""
+    ports = [int(p) for p in args.instances.split(",")]
+    path = signed(args.key, args.salt, args.path)
+    before = [fetch(port, path) for port in ports]
+    shutil.copyfile(args.replacement, args.origin_file + ".new")
+    os.replace(args.origin_file + ".new", args.origin_file)
+    started = time.monotonic()
+    subprocess.run(args.purge_cmd, shell=True, check=True, timeout=60)
+    purged = time.monotonic() - started
+    time.sleep(args.settle)
+    after = [fetch(port, path) for port in ports]
+    print(f"purge answered in {purged * 1000:.0f} ms; instances asked again {args.settle} s later")
+    print(f"{'instance':>8}  {'body before':>12}  {'body after':>12}  changed")
+    for index, (old, new) in enumerate(zip(before, after)):
+        print(f"{index + 1:>8}  {old[1]:>12}  {new[1]:>12}  {'yes' if old[1] != new[1] else 'NO'}")
+    changed = all(old[1] != new[1] for old, new in zip(before, after))
+    agreed = len({new for new in after}) == 1
+    print("every instance serves the new image" if changed and agreed else "FAILED: an instance still serves the old image")
+    sys.exit(0 if changed and agreed else 1)
+
 
 def main():
     parser = argparse.ArgumentParser()
@@ -196,8 +230,12 @@ def main():
     p.add_argument("--max-seconds", type=float, default=300)
     p = sub.add_parser("table"); p.add_argument("--load"); p.add_argument("--origin", type=int)
     p.add_argument("--instances"); p.add_argument("--scenario", default="")
+    p = sub.add_parser("purge-check"); p.add_argument("--instances"); p.add_argument("--path")
+    p.add_argument("--key"); p.add_argument("--salt"); p.add_argument("--origin-file"); p.add_argument("--replacement")
+    p.add_argument("--purge-cmd"); p.add_argument("--settle", type=float, default=1.5)
     args = parser.parse_args()
-    {"sources": sources, "origin": origin, "load": load, "table": table}[args.command](args)
+    {"sources": sources, "origin": origin, "load": load, "table": table,
+     "purge-check": purge_check}[args.command](args)
 
 
 if __name__ == "__main__":

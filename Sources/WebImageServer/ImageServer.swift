@@ -144,12 +144,17 @@ public final class ImageServer: Sendable {
     func cachedAnswer(to head: HTTPRequest) -> CachedAnswer? {
         guard head.method == .get, let target = head.path, target.utf8.count <= configuration.maxURLLength,
               !draining.load(ordering: .relaxed), head.headerFields[.connection] == nil,
-              let served = pipeline.cachedResult(for: target, accept: head.headerFields[.accept]) else { return nil }
+              let cached = pipeline.cachedResult(for: target, accept: head.headerFields[.accept]) else {
+            return nil
+        }
+        let (served, freshUntil) = cached
         let start = ContinuousClock.now
         let id = RequestID.make(incoming: head.headerFields[.xRequestID])
+        let cacheControl = pipeline.freshness.cacheControl(freshUntil: freshUntil, expires: served.expires,
+                                                           now: configuration.now())
         var (status, headers, body) = ResultResponse.parts(served, method: head.method,
                                                            ifNoneMatch: head.headerFields[.ifNoneMatch],
-                                                           ttl: configuration.ttl, now: configuration.now())
+                                                           cacheControl: cacheControl)
         headers[.xRequestID] = id
         headers[.date] = ServerDate.now()
         headers[.server] = Self.serverName
@@ -171,6 +176,9 @@ public final class ImageServer: Sendable {
 
     private func route(_ request: Request, connection: (any Channel)?) async -> (Response, Outcome) {
         let target = request.head.path ?? "/"
+        if request.method == .post, target.hasPrefix(ImagePipeline.purgePrefix + "/") {
+            return await purgeResponse(target: target)
+        }
         guard request.method == .get || request.method == .head else {
             return failure(.methodNotAllowed)
         }
@@ -197,12 +205,14 @@ public final class ImageServer: Sendable {
         if draining.load(ordering: .relaxed) { return failure(.shuttingDown) }
         do {
             let accept = request.headers[.accept]
-            let (result, cached) = if let connection {
+            let (result, cached, freshUntil) = if let connection {
                 try await departures.run(on: connection) { try await self.pipeline.result(for: target, accept: accept) }
             } else {
                 try await pipeline.result(for: target, accept: accept)
             }
-            return (ResultResponse.make(result, request: request, configuration: configuration, now: configuration.now()),
+            let cacheControl = pipeline.freshness.cacheControl(freshUntil: freshUntil, expires: result.expires,
+                                                               now: configuration.now())
+            return (ResultResponse.make(result, request: request, cacheControl: cacheControl),
                     cached ? .cacheHit : .processed)
         } catch let error as ServerError {
             return failure(error)
@@ -210,6 +220,26 @@ public final class ImageServer: Sendable {
             return failure(ServerError(status: 499, name: "cancelled", message: "The request was cancelled."))
         } catch {
             return failure(.internalError(error))
+        }
+    }
+
+    /// Answers `POST /purge/SIGNATURE/plain/SOURCE` (see ``ImagePipeline/purge(target:)``): 200
+    /// with `{"purged": SOURCE}`.
+    private func purgeResponse(target: String) async -> (Response, Outcome) {
+        guard target.utf8.count <= configuration.maxURLLength else {
+            return failure(ServerError(status: 414, name: "url_too_long",
+                                       message: "The URL is longer than \(configuration.maxURLLength) bytes."))
+        }
+        do {
+            let source = try await pipeline.purge(target: target)
+            let body = (try? JSONSerialization.data(withJSONObject: ["purged": source.absoluteString],
+                                                    options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
+            var headers = HTTPFields()
+            headers[.contentType] = "application/json"
+            headers[.cacheControl] = "no-store"
+            return (Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: body))), .operation)
+        } catch {
+            return failure(error)
         }
     }
 
@@ -250,6 +280,7 @@ public final class ImageServer: Sendable {
             "result_cache_bytes": pipeline.resultCacheBytes,
             "result_disk_cache_bytes": pipeline.resultDiskBytes,
             "results_in_progress": pipeline.jobsInFlight,
+            "source_revalidations_in_flight": pipeline.states.revalidationsInFlight,
             "results_by_tier": metrics.resultsByTier,
             "shared_cache": pipeline.shared?.health ?? ["enabled": false],
             "bitmap_pool": Self.poolHealth(BitmapPool.shared.statistics),

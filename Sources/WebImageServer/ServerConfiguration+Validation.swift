@@ -16,6 +16,13 @@ extension ServerConfiguration {
         try check(maxURLLength > 0, "maxURLLength must be positive, got \(maxURLLength).")
         try check((1...100).contains(defaultQuality), "defaultQuality takes 1–100, got \(defaultQuality).")
         try check(ttl >= 0 && sharedCacheTTL >= 0, "ttl and sharedCacheTTL must not be negative.")
+        let tenYears = 10 * 365 * 86_400
+        for (name, seconds) in [("sourceTTL", sourceTTL), ("freshnessFloor", freshnessFloor),
+                                ("freshnessCeiling", freshnessCeiling), ("sharedSourceCheckInterval", sharedSourceCheckInterval)] {
+            try check((0...tenYears).contains(seconds), "\(name) takes 0–\(tenYears) seconds, got \(seconds).")
+        }
+        try check(freshnessFloor <= freshnessCeiling,
+                  "freshnessFloor (\(freshnessFloor)) must not be above freshnessCeiling (\(freshnessCeiling)).")
         try check(resultMemoryBytes >= 0 && resultDiskBytes >= 0, "Cache sizes must not be negative.")
         for (name, seconds) in [("sourceTimeout", sourceTimeout), ("requestTimeout", requestTimeout),
                                 ("shutdownTimeout", shutdownTimeout), ("sharedCacheLeaseWait", sharedCacheLeaseWait)] {

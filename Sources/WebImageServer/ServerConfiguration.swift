@@ -63,8 +63,23 @@ public struct ServerConfiguration: Sendable {
     /// How long an instance waits for another instance making the same result before making it
     /// itself, in seconds; the lease it waits on lives twice as long.
     public var sharedCacheLeaseWait: TimeInterval = 5
-    /// The `max-age` of results, in seconds (a year).
+    /// The `max-age` of results, in seconds (a year); a result's max-age never passes the
+    /// freshness left to its source either (see ``sourceTTL``).
     public var ttl = 31_536_000
+    /// Seconds a cached source is used without asking its origin again when the origin sends no
+    /// `Cache-Control` max-age or `Expires` (a day). Past it, the source is revalidated with a
+    /// conditional request in the background while its results are still served.
+    public var sourceTTL = 86_400
+    /// The shortest freshness a source is given, and the shortest `max-age` of a result (a minute):
+    /// an origin's `max-age=0` or `no-cache` means a revalidation at most this often.
+    public var freshnessFloor = 60
+    /// The longest freshness a source is given, whatever its origin's `max-age` (a week); a
+    /// result's `max-age` never passes it.
+    public var freshnessCeiling = 604_800
+    /// With the shared tier: seconds an instance uses what it knows of a source before checking
+    /// the shared tier's record again, which bounds how long it serves a source another instance
+    /// saw change or purged (0: checked on every request).
+    public var sharedSourceCheckInterval = 1
 
     /// CPU-heavy stages (decode, transform, encode) run at once.
     public var workers = ProcessInfo.processInfo.activeProcessorCount

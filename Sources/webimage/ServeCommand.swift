@@ -63,6 +63,14 @@ struct ServeCommand: AsyncParsableCommand {
     var noCache = Env.flag("NO_CACHE")
     @Option(help: "Seconds results may be cached by clients (Cache-Control max-age).")
     var ttl = Env.int("TTL") ?? 31_536_000
+    @Option(help: "Seconds a cached source is used before it is revalidated with its origin, when the origin sends no Cache-Control max-age or Expires.")
+    var sourceTtl = Env.int("SOURCE_TTL") ?? 86_400
+    @Option(help: "Shortest freshness given to a source and shortest max-age of a result, in seconds.")
+    var freshnessFloor = Env.int("FRESHNESS_FLOOR") ?? 60
+    @Option(help: "Longest freshness given to a source, whatever its origin says, and longest max-age of a result, in seconds.")
+    var freshnessCeiling = Env.int("FRESHNESS_CEILING") ?? 604_800
+    @Option(help: "With --shared-cache: seconds an instance trusts what it knows of a source before checking the shared record again (bounds how long it serves a source purged or changed elsewhere; 0: every request).")
+    var sharedSourceCheck = Env.int("SHARED_SOURCE_CHECK") ?? 1
     @Option(help: "Requests decoded, processed and encoded at once (default: the number of cores); downloads take no worker.")
     var workers = Env.int("WORKERS") ?? ProcessInfo.processInfo.activeProcessorCount
     @Option(help: "Requests made at once beyond the workers (fetching or waiting for one); more get 429.")
@@ -108,6 +116,7 @@ struct ServeCommand: AsyncParsableCommand {
 
     func validate() throws {
         try validateConnectionOptions()
+        try validateFreshnessOptions()
         guard (0...65535).contains(port) else { throw ValidationError("--port takes 0–65535, got \(port).") }
         guard key.count == salt.count else {
             throw ValidationError("--key and --salt come in pairs: \(key.count) keys, \(salt.count) salts.")
@@ -218,6 +227,7 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.sharedCacheTTL = sharedCacheTtl
         configuration.sharedCacheLeaseWait = sharedCacheLeaseWait
         applyConnectionOptions(to: &configuration)
+        applyFreshnessOptions(to: &configuration)
         return configuration
     }
 

@@ -7,30 +7,21 @@ import WebImage
 /// The HTTP answer for a result: its bytes (none for HEAD or a matching `If-None-Match`), the
 /// content type, a strong ETag, how long it may be cached, and how a browser should treat it.
 enum ResultResponse {
-    static func make(_ served: ServedImage, request: Request, configuration: ServerConfiguration,
-                     now: Int64) -> Response {
+    static func make(_ served: ServedImage, request: Request, cacheControl: String) -> Response {
         let (status, headers, body) = parts(served, method: request.method,
-                                            ifNoneMatch: request.headers[.ifNoneMatch], ttl: configuration.ttl, now: now)
+                                            ifNoneMatch: request.headers[.ifNoneMatch], cacheControl: cacheControl)
         return Response(status: status, headers: headers, body: body.map { ResponseBody(byteBuffer: $0) } ?? ResponseBody())
     }
 
-    /// The status, headers and body (nil: none) answering a `method` request for `served`.
-    static func parts(_ served: ServedImage, method: HTTPRequest.Method, ifNoneMatch: String?, ttl: Int,
-                      now: Int64) -> (HTTPResponse.Status, HTTPFields, ByteBuffer?) {
+    /// The status, headers and body (nil: none) answering a `method` request for `served`, with
+    /// `cacheControl` (see ``FreshnessPolicy/cacheControl(freshUntil:expires:now:)``).
+    static func parts(_ served: ServedImage, method: HTTPRequest.Method, ifNoneMatch: String?,
+                      cacheControl: String) -> (HTTPResponse.Status, HTTPFields, ByteBuffer?) {
         let notModified = matches(ifNoneMatch, served.etag)
         var headers = notModified ? served.validatorHeaders : served.headers
-        if let expires = served.expires, expires > 0 {
-            headers[.cacheControl] = cacheControl(served, ttl: ttl, now: now)
-        }
+        headers[.cacheControl] = cacheControl
         if notModified { return (.notModified, headers, nil) }
         return (.ok, headers, method == .head ? nil : served.body)
-    }
-
-    /// `public, max-age=ttl`, shortened to the seconds left before the URL expires.
-    static func cacheControl(_ served: ServedImage, ttl: Int, now: Int64) -> String {
-        var maxAge = Int64(ttl)
-        if let expires = served.expires, expires > 0 { maxAge = max(0, min(maxAge, expires - now)) }
-        return maxAge > 0 ? "public, max-age=\(maxAge)" : "no-cache"
     }
 
     /// Whether an `If-None-Match` list names `etag` (or is `*`).

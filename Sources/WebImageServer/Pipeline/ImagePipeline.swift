@@ -28,15 +28,29 @@ final class ImagePipeline: Sendable {
     /// Which sources may be fetched or served from the caches.
     let sources: SourceCheck
     private let jobs = SharedJobs<ServedImage>()
+    /// Sources whose record is being looked up in the shared tier or fetched, one job per source.
+    let sourceJobs: SharedJobs<KnownSource>
+    /// Told each source job's number of waiting requests after one joins (tests wait on it).
+    let sourceJobJoined = ObserverSlot<(key: String, waiters: Int)>()
     /// The private temporary directory for sources when no cache directory is set.
     let scratch: PrivateDirectory?
     /// The loader of `s3:` sources (with S3 settings only).
     let s3Loader: S3SourceLoader?
+    /// Source bytes on this instance's disk, and the caches the manager reads them from (that disk,
+    /// after the shared tier with one).
+    let sourceCache: ImageCache
+    let sourceCaches: any ImageCaching
+    /// How long sources stay fresh and results may be kept by clients.
+    let freshness: FreshnessPolicy
+    /// What is known of each source's version and freshness.
+    let states: SourceStates
 
     init(configuration: ServerConfiguration, logger: Logger, metrics: ServerMetrics) throws {
         self.configuration = configuration
         self.logger = logger
         self.metrics = metrics
+        let joined = sourceJobJoined
+        sourceJobs = SharedJobs { key, waiters in joined((key, waiters)) }
         try configuration.validate()
         recipe = ResultRecipe.tag(for: configuration)
         let signer = configuration.keys.isEmpty && configuration.salts.isEmpty ? nil
@@ -87,25 +101,42 @@ final class ImagePipeline: Sendable {
         let scratch = directory == nil ? try PrivateDirectory(prefix: "webimage-serve-") : nil
         self.scratch = scratch
         let cache = ImageCache(namespace: "webimage-serve-sources", directory: directory ?? scratch!.url, config: cacheConfig)
+        sourceCache = cache
+        var tier: SharedTier?
         if let redis = configuration.sharedCache, !configuration.noCache {
-            let tier = SharedTier(configuration: redis, ttl: configuration.sharedCacheTTL,
-                                  leaseWait: configuration.sharedCacheLeaseWait, limiter: limiter, logger: logger)
-            shared = tier
-            manager = ImageManager(cache: tier.tiered(over: cache), loader: loader)
-        } else {
-            shared = nil
-            manager = ImageManager(cache: cache, loader: loader)
+            tier = SharedTier(configuration: redis, ttl: configuration.sharedCacheTTL,
+                              leaseWait: configuration.sharedCacheLeaseWait, limiter: limiter, logger: logger)
         }
-        results = configuration.noCache ? nil : ResultMemoryCache(costLimit: configuration.resultMemoryBytes)
+        shared = tier
+        let caches: any ImageCaching = tier.map { $0.tiered(over: cache) } ?? cache
+        sourceCaches = caches
+        manager = ImageManager(cache: caches, loader: loader)
+        freshness = FreshnessPolicy(configuration: configuration)
+        let records = tier.map { SharedSourceRecords(client: $0.client, ttl: configuration.sharedCacheTTL) }
+        let resultDisk: DiskCache?
         if let directory, !configuration.noCache {
             var diskConfig = DiskCacheConfig(directory: directory, namespace: "webimage-serve-results")
             diskConfig.maxDiskSize = configuration.resultDiskBytes
             // A result is served for as long as its max-age says: it must be whole or not at all.
             diskConfig.durability = .durable
-            storedResults = DiskCache(config: diskConfig)
+            resultDisk = DiskCache(config: diskConfig)
         } else {
-            storedResults = nil
+            resultDisk = nil
         }
+        storedResults = resultDisk
+        // Source records on disk, beside the results made from them (without the shared tier).
+        let recordDisk = directory.flatMap { directory -> DiskCache? in
+            guard records == nil, !configuration.noCache else { return nil }
+            var diskConfig = DiskCacheConfig(directory: directory, namespace: "webimage-serve-source-records")
+            diskConfig.maxDiskSize = 64 * 1024 * 1024
+            diskConfig.durability = .durable
+            return DiskCache(config: diskConfig)
+        }
+        states = SourceStates(shared: records, disk: recordDisk,
+                              checkInterval: configuration.sharedSourceCheckInterval, now: configuration.now) { source in
+            cache.removeImage(forKey: source)
+        }
+        results = configuration.noCache ? nil : ResultMemoryCache(costLimit: configuration.resultMemoryBytes)
     }
 
     /// Bytes of encoded results held in memory.
@@ -126,34 +157,41 @@ final class ImagePipeline: Sendable {
         scratch?.remove()
     }
 
-    /// The result for `target` (the raw request target), its format negotiated with `accept`, and
-    /// whether it came from the memory cache without any work.
-    func result(for target: String, accept: String?) async throws -> (ServedImage, cached: Bool) {
+    /// The result for `target` (the raw request target), its format negotiated with `accept`,
+    /// whether it came from the memory cache without any work, and until when its source is fresh.
+    func result(for target: String, accept: String?) async throws -> (ServedImage, cached: Bool, freshUntil: Int64?) {
         let offered = negotiatedFormat(accept: accept)
         let targetKey = Self.targetKey(target, offered: offered)
-        if let hit = memoryResult(forTargetKey: targetKey) { return (hit, true) }
-        let (served, key, cached) = try await RequestDeadline.run(seconds: configuration.requestTimeout) {
+        if let hit = memoryResult(forTargetKey: targetKey) { return (hit.0, true, hit.freshUntil) }
+        let (served, key, cached, freshUntil) = try await RequestDeadline.run(seconds: configuration.requestTimeout) {
             try await self.parsedResult(for: target, offered: offered)
         }
         results?.addAlias(targetKey, for: key)
-        return (served, cached)
+        return (served, cached, freshUntil)
     }
 
-    /// The result kept in memory for `target` as asked for with `accept`, if any.
-    func cachedResult(for target: String, accept: String?) -> ServedImage? {
+    /// The result kept in memory for `target` as asked for with `accept`, if any, and until when
+    /// its source is fresh.
+    func cachedResult(for target: String, accept: String?) -> (ServedImage, freshUntil: Int64?)? {
         guard results != nil else { return nil }
         return memoryResult(forTargetKey: Self.targetKey(target, offered: negotiatedFormat(accept: accept)))
     }
 
     /// The result in memory under a target key: a request target seen before is answered without
     /// parsing it again, since its signature was checked then and cannot have changed; only its
-    /// expiry can have passed.
-    private func memoryResult(forTargetKey key: String) -> ServedImage? {
-        guard let hit = results?.get(key), hit.expires.map({ $0 <= 0 || $0 >= parser.now() }) ?? true else {
+    /// expiry can have passed, or its source's version or freshness. A result of a source known
+    /// here in another version, or due for a check against the shared tier, is left to the async
+    /// path; one whose source is past its freshness is served once more and starts a revalidation.
+    private func memoryResult(forTargetKey key: String) -> (ServedImage, freshUntil: Int64?)? {
+        let now = parser.now()
+        guard let hit = results?.get(key), hit.expires.map({ $0 <= 0 || $0 >= now }) ?? true,
+              let source = hit.source, let record = states.local(source.absoluteString),
+              record.identity == hit.sourceIdentity else {
             return nil
         }
         metrics.resultServed(from: .memory)
-        return hit
+        revalidateIfStale(source, record, now: now)
+        return (hit, record.freshUntil)
     }
 
     /// The memory cache's key for a request target and the format negotiated for it. The query is
@@ -163,9 +201,12 @@ final class ImagePipeline: Sendable {
         "target " + (offered?.rawValue ?? "") + " " + target.prefix { $0 != "?" }
     }
 
-    /// The result for a target not seen before (or expired), and the result key it is cached under.
+    /// The result for a target not seen before (or expired, or of a source to check), the result
+    /// key it is cached under, and until when its source is fresh. The source's record comes
+    /// first (from this instance, the shared tier, or a fetch of the source), since the result key
+    /// ends with the identity of the source's bytes.
     private func parsedResult(for target: String, offered: ImageFormat?) async throws
-        -> (ServedImage, key: String, cached: Bool) {
+        -> (ServedImage, key: String, cached: Bool, freshUntil: Int64?) {
         let parsed: ParsedImageURL
         do {
             parsed = try parser.parse(target)
@@ -175,43 +216,50 @@ final class ImagePipeline: Sendable {
         let source = try checkedSource(parsed.source)
         let negotiated = parsed.options.format == nil && offered != nil
         let format = parsed.options.format ?? (negotiated ? offered : nil)
-        let key = parsed.canonicalKey + "|" + (format?.rawValue ?? "source") + "|" + recipe
+        let baseKey = parsed.canonicalKey + "|" + (format?.rawValue ?? "source") + "|" + recipe
+        let sourceKey = source.absoluteString
+        let known = try await knownSource(source, maxBytes: parsed.options.maxSourceFileSize)
+        let (record, prefetched) = (known.record, known.prefetched)
+        revalidateIfStale(source, record, now: parser.now())
+        let job = ResultJob(parsed: parsed, source: source, format: format, negotiated: negotiated,
+                            baseKey: baseKey, record: record, prefetched: prefetched)
+        let key = job.key(identity: record.identity)
         if let hit = results?.get(key) {
             metrics.resultServed(from: .memory)
-            return (hit, key, true)
+            return (hit, key, true, record.freshUntil)
         }
 
         let served = try await jobs.value(for: key) {
             let served: ServedImage
             // The disk is read on a worker thread: a slow disk must not stall an event loop.
             let stored = self.storedResults == nil ? nil : try await CPUWork.run {
-                self.storedResult(forKey: key, parsed, source: source, negotiated: negotiated)
+                self.storedResult(forKey: key, job)
             }
             if let stored {
                 self.metrics.resultServed(from: .disk)
                 served = stored
             } else if let shared = self.shared {
-                served = try await self.sharedResult(shared, parsed, source: source, format: format,
-                                                     negotiated: negotiated, key: key)
+                served = try await self.sharedResult(shared, job, key: key)
             } else {
                 self.metrics.resultServed(from: .made)
-                served = try await self.make(parsed, source: source, format: format, negotiated: negotiated, key: key)
+                served = try await self.make(job)
             }
-            self.results?.set(served, for: key)
+            self.results?.set(served, for: job.key(identity: served.sourceIdentity ?? record.identity))
             return served
         }
-        return (served, key, false)
+        let identity = served.sourceIdentity ?? record.identity
+        let freshUntil: Int64? = identity == record.identity ? record.freshUntil : states.local(sourceKey)?.freshUntil
+        return (served, job.key(identity: identity), false, freshUntil)
     }
 
     /// The result from the shared tier, or made here under its lease (or after waiting for another
     /// instance in vain); a result from Redis is kept on the local disk too.
-    private func sharedResult(_ shared: SharedTier, _ parsed: ParsedImageURL, source: URL, format: ImageFormat?,
-                              negotiated: Bool, key: String) async throws -> ServedImage {
+    private func sharedResult(_ shared: SharedTier, _ job: ResultJob, key: String) async throws -> ServedImage {
         let made = Mutex<ServedImage?>(nil)
         let (data, fromShared) = try await shared.result(forKey: key) {
-            let served = try await self.make(parsed, source: source, format: format, negotiated: negotiated, key: key)
+            let served = try await self.make(job)
             made.withLock { $0 = served }
-            return Data(served.body.readableBytesView)
+            return (Data(served.body.readableBytesView), job.key(identity: served.sourceIdentity ?? job.record.identity))
         }
         if let served = made.withLock({ $0 }) {
             metrics.resultServed(from: .made)
@@ -220,7 +268,7 @@ final class ImagePipeline: Sendable {
         let storedFormat = ImageFormat.detect(data)
         guard fromShared, storedFormat != .undefined else {
             metrics.resultServed(from: .made)
-            return try await make(parsed, source: source, format: format, negotiated: negotiated, key: key)
+            return try await make(job)
         }
         metrics.resultServed(from: .shared)
         return try await CPUWork.run { [self] in
@@ -229,66 +277,81 @@ final class ImagePipeline: Sendable {
             } catch {
                 logger.warning("result not stored on disk", metadata: ["error": "\(error)"])
             }
-            return served(data, format: storedFormat, parsed, source: source, negotiated: negotiated)
+            return served(data, format: storedFormat, job, record: job.record)
         }
     }
 
     /// The result kept on disk under `key`, if any.
-    private func storedResult(forKey key: String, _ parsed: ParsedImageURL, source: URL,
-                              negotiated: Bool) -> ServedImage? {
+    private func storedResult(forKey key: String, _ job: ResultJob) -> ServedImage? {
         guard let data = storedResults?.data(forKey: key) else { return nil }
         let format = ImageFormat.detect(data)
         guard format != .undefined else { return nil }
-        return served(data, format: format, parsed, source: source, negotiated: negotiated)
+        return served(data, format: format, job, record: job.record)
     }
 
-    private func served(_ data: Data, format: ImageFormat, _ parsed: ParsedImageURL, source: URL,
-                        negotiated: Bool) -> ServedImage {
-        ServedImage(body: ByteBuffer(bytes: data), format: format, etag: Self.etag(of: data),
-                    filenameStem: parsed.options.filename ?? Self.stem(of: source),
-                    returnAttachment: parsed.options.returnAttachment, expires: parsed.options.expires,
-                    negotiated: negotiated, ttl: configuration.ttl, varyAccept: negotiated || configuration.autoWebP || configuration.autoAVIF)
+    /// A result of `job` made from source bytes of `record`'s version.
+    private func served(_ data: Data, format: ImageFormat, _ job: ResultJob, record: SourceRecord) -> ServedImage {
+        let options = job.parsed.options
+        return ServedImage(body: ByteBuffer(bytes: data), format: format,
+                           etag: ResultETag.make(identity: record.identity, resultKey: job.baseKey),
+                           filenameStem: options.filename ?? Self.stem(of: job.source),
+                           returnAttachment: options.returnAttachment, expires: options.expires,
+                           negotiated: job.negotiated, varyAccept: job.negotiated || configuration.autoWebP || configuration.autoAVIF,
+                           source: job.source, sourceIdentity: record.identity, lastModified: record.lastModified)
     }
 
     /// The source URL if this server may fetch it, or serve it from a cache (see ``SourceCheck``).
-    private func checkedSource(_ source: String) throws -> URL {
+    func checkedSource(_ source: String) throws -> URL {
         try sources.checked(source)
     }
 
-    private func make(_ parsed: ParsedImageURL, source: URL, format: ImageFormat?,
-                      negotiated: Bool, key: String) async throws -> ServedImage {
+    private func make(_ job: ResultJob) async throws -> ServedImage {
         // Another instance downloading the same new source is waited for before taking a worker.
-        // A local file is read where it is: no other instance's download to wait for.
-        guard let shared, !Self.isLocal(source) else {
-            return try await makeAdmitted(parsed, source: source, format: format, negotiated: negotiated, key: key)
+        // A local file is read where it is, and bytes in hand need no download: no other
+        // instance's download to wait for.
+        guard let shared, !Self.isLocal(job.source), job.prefetched == nil else {
+            return try await makeAdmitted(job)
         }
-        return try await shared.withSource(source) {
-            try await makeAdmitted(parsed, source: source, format: format, negotiated: negotiated, key: key)
+        return try await shared.withSource(job.source) {
+            try await makeAdmitted(job)
         }
     }
 
     /// Fetches the source as an admitted request, then makes the result in a worker slot, on a
-    /// worker thread (the event loops never wait for a decode or a disk write).
-    private func makeAdmitted(_ parsed: ParsedImageURL, source: URL, format: ImageFormat?,
-                              negotiated: Bool, key: String) async throws -> ServedImage {
+    /// worker thread (the event loops never wait for a decode or a disk write). Cached source
+    /// bytes of another version than the job's record says are not trusted: the source is fetched
+    /// from its origin again and recorded, and the result is made from, and kept under, that.
+    private func makeAdmitted(_ job: ResultJob) async throws -> ServedImage {
         try await limiter.admit {
             let started = ContinuousClock.now
-            let data = try await sourceData(source, maxBytes: parsed.options.maxSourceFileSize)
+            let (record, data) = try await sourceForMaking(job)
             let fetched = ContinuousClock.now
             metrics.record(.download, fetched - started)
-            return try await limiter.run {
+            return try await limiter.run { [record, data] in
                 metrics.record(.queue, ContinuousClock.now - fetched)
                 return try await CPUWork.run { [self] in
-                    let body = try encodedResult(of: data, parsed, source: source, format: format, negotiated: negotiated)
+                    let body = try encodedResult(of: data, job.parsed, source: job.source, format: job.format,
+                                                 negotiated: job.negotiated)
                     do {
-                        try storedResults?.setData(body.data, forKey: key)
+                        try storedResults?.setData(body.data, forKey: job.key(identity: record.identity))
                     } catch {
                         logger.warning("result not stored on disk", metadata: ["error": "\(error)"])
                     }
-                    return served(body.data, format: body.format, parsed, source: source, negotiated: negotiated)
+                    return served(body.data, format: body.format, job, record: record)
                 }
             }
         }
+    }
+
+    /// The source's bytes for `job` and the record of their version: the bytes fetched with the
+    /// record, else the cached bytes when they are the record's version, else the origin's.
+    private func sourceForMaking(_ job: ResultJob) async throws -> (SourceRecord, Data) {
+        if let prefetched = job.prefetched { return (job.record, prefetched) }
+        let maxBytes = job.parsed.options.maxSourceFileSize
+        let data = try await sourceData(job.source, maxBytes: maxBytes)
+        let identity = try await CPUWork.run { SourceRecord.identity(of: data) }
+        if identity == job.record.identity { return (job.record, data) }
+        return try await refetch(job.source, maxBytes: maxBytes)
     }
 
     /// Decodes the source at the size the request plans, processes it and encodes the result
@@ -331,39 +394,6 @@ final class ImagePipeline: Sendable {
                   maxFrames: configuration.maxAnimationFrames, urlMegapixels: options.maxSourceResolution)
     }
 
-    /// The source's bytes: from the source cache on disk, else downloaded (once for every request
-    /// that wants them at the same time) and kept there. `maxBytes` (the URL's `max_src_file_size`;
-    /// 0 or nil for none) tightens `--max-src-bytes`: the download stops there, and a cached
-    /// source over it is refused too (413).
-    private func sourceData(_ source: URL, maxBytes: Int?) async throws -> Data {
-        let limit = maxBytes.flatMap { $0 > 0 ? $0 : nil }
-        var context = WebImageContext()
-        context.maximumResponseSize = limit
-        context.imageCoder = SourceBytesCoder(coders: coders)
-        // The source's own bytes are cached on disk under its URL (a local file is read where it
-        // is, never copied); the stand-in for its image is never encoded (its coder refuses) nor
-        // kept in memory.
-        let sourceCache: ImageCacheType = configuration.noCache || Self.isLocal(source) ? .none : .disk
-        context.queryCacheType = sourceCache
-        context.storeCacheType = sourceCache
-        var loadOptions: WebImageOptions = [.retryFailed]
-        if configuration.noCache || Self.isLocal(source) { loadOptions.insert(.fromLoaderOnly) }
-        let result: ImageManagerResult
-        do {
-            result = try await manager.image(for: source, options: loadOptions, context: context)
-        } catch {
-            throw ServerError(error, source: source.absoluteString)
-        }
-        guard let data = result.data, !data.isEmpty else {
-            throw ServerError(WebImageError(.badImageData, "The source gave no image."), source: source.absoluteString)
-        }
-        if let limit, data.count > limit {
-            throw ServerError(status: 413, name: "source_too_large",
-                              message: "The source is \(data.count) bytes, over max_src_file_size (\(limit) bytes).")
-        }
-        return data
-    }
-
     /// Whether `source` is a `local:` file.
     static func isLocal(_ source: URL) -> Bool { source.scheme?.lowercased() == "local" }
 
@@ -396,11 +426,6 @@ final class ImagePipeline: Sendable {
         case .avif: return 63
         default: return configuration.defaultQuality
         }
-    }
-
-    static func etag(of data: Data) -> String {
-        let digest = SHA256.hash(data: data)
-        return "\"" + digest.prefix(16).map { String(format: "%02x", $0) }.joined() + "\""
     }
 
     /// The last path element of the source without its extension, or `image`.

@@ -135,6 +135,16 @@ final class ResultMemoryCache: Sendable {
         }
     }
 
+    /// Drops every result made from `source`, with its aliases.
+    func removeAll(madeFrom source: URL) {
+        state.withLock { state in
+            let doomed = Set(state.nodes.values.lazy.filter { $0.value.source == source }.map(\.key))
+            for key in doomed {
+                if let node = state.nodes[key] { state.remove(node) }
+            }
+        }
+    }
+
     /// The keys an entry is found under (its result key first, then its aliases), for tests.
     func keys(of key: String) -> [String] {
         state.withLock { state in state.nodes[key].map { [$0.key] + $0.aliases } ?? [] }

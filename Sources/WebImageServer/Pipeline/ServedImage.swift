@@ -1,15 +1,17 @@
+import Foundation
 import HTTPTypes
 import Hummingbird
 import NIOCore
 import WebImage
 
 /// One encoded result, ready to send, with the headers every answer for it shares made once, so
-/// that a cache hit only copies them.
+/// that a cache hit only copies them (`Cache-Control` is added per answer: it counts down with
+/// the source's freshness).
 struct ServedImage: Sendable {
     /// The encoded bytes, in the buffer every response for them shares.
     let body: ByteBuffer
     let format: ImageFormat
-    /// A strong validator of these bytes.
+    /// A strong validator: the source's identity and the result's recipe (``ResultETag``).
     let etag: String
     /// The `Content-Disposition` file name stem.
     let filenameStem: String
@@ -18,15 +20,19 @@ struct ServedImage: Sendable {
     let expires: Int64?
     /// Whether the format was picked from the request's `Accept`.
     let negotiated: Bool
-    /// `ETag`, `X-Content-Type-Options`, `Vary` and, without an expiry, `Cache-Control`: the
-    /// headers of a 304.
+    /// The source the result was made from, and the identity of its bytes then
+    /// (``SourceRecord/identity``); nil for neither.
+    let source: URL?
+    let sourceIdentity: String?
+    /// `ETag`, `X-Content-Type-Options`, `Vary` and the source's `Last-Modified`: the headers of a 304.
     let validatorHeaders: HTTPFields
     /// The validator headers plus `Content-Type`, `Content-Length` and `Content-Disposition`: the
     /// headers of a 200.
     let headers: HTTPFields
 
     init(body: ByteBuffer, format: ImageFormat, etag: String, filenameStem: String, returnAttachment: Bool,
-         expires: Int64?, negotiated: Bool, ttl: Int = 31_536_000, varyAccept: Bool = false) {
+         expires: Int64?, negotiated: Bool, varyAccept: Bool = false, source: URL? = nil,
+         sourceIdentity: String? = nil, lastModified: String? = nil) {
         self.body = body
         self.format = format
         self.etag = etag
@@ -34,12 +40,13 @@ struct ServedImage: Sendable {
         self.returnAttachment = returnAttachment
         self.expires = expires
         self.negotiated = negotiated
+        self.source = source
+        self.sourceIdentity = sourceIdentity
         var validators = HTTPFields()
         validators[.eTag] = etag
         validators[.xContentTypeOptions] = "nosniff"
         if varyAccept { validators[.vary] = "Accept" }
-        // With an expiry the max-age depends on the time of the request.
-        if expires == nil || expires! <= 0 { validators[.cacheControl] = ttl > 0 ? "public, max-age=\(ttl)" : "no-cache" }
+        if let lastModified { validators[.lastModified] = lastModified }
         validatorHeaders = validators
         var all = validators
         all[.contentType] = format.mimeType

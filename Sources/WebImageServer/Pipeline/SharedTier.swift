@@ -36,21 +36,24 @@ struct SharedTier: Sendable {
 
     /// The encoded result under `key` from Redis; else, when another instance is making it, that
     /// instance's result (waited for, bounded, as an admitted request); else `make`'s, written to
-    /// Redis without waiting. Throws ``ServerError/queueFull`` when a miss finds no admission.
-    func result(forKey key: String, make: () async throws -> Data) async throws -> (Data, shared: Bool) {
+    /// Redis without waiting under the key `make` gives (its result's key, which differs from
+    /// `key` when its source turned out to be another version). Throws ``ServerError/queueFull``
+    /// when a miss finds no admission.
+    func result(forKey key: String, make: () async throws -> (Data, key: String)) async throws -> (Data, shared: Bool) {
         if let envelope = await results.entry(forKey: key) { return (envelope.payload, true) }
         return try await limiter.admit { try await resultAfterMiss(forKey: key, make: make) }
     }
 
-    private func resultAfterMiss(forKey key: String, make: () async throws -> Data) async throws -> (Data, shared: Bool) {
+    private func resultAfterMiss(forKey key: String, make: () async throws -> (Data, key: String)) async throws
+        -> (Data, shared: Bool) {
         switch await results.leaseOrValue(forKey: key, leaseMilliseconds: max(leaseWaitMilliseconds * 2, 1000),
                                           waitMilliseconds: leaseWaitMilliseconds) {
         case .found(let envelope):
             return (envelope.payload, true)
         case .lead(let lease):
             do {
-                let data = try await make()
-                results.store(data, forKey: key)
+                let (data, storeKey) = try await make()
+                results.store(data, forKey: storeKey)
                 results.release(lease)
                 return (data, false)
             } catch {
@@ -58,8 +61,8 @@ struct SharedTier: Sendable {
                 throw error
             }
         case .alone:
-            let data = try await make()
-            results.store(data, forKey: key)
+            let (data, storeKey) = try await make()
+            results.store(data, forKey: storeKey)
             return (data, false)
         }
     }

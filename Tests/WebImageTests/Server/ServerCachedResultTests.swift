@@ -18,7 +18,8 @@ struct ServerCachedResultTests {
     @Test func aHitCarriesTheHeadersAndBytesOfTheResultAsMade() async throws {
         try await withTestOrigin { origin in
             origin.setRoute("/photo.jpg", .data(photo, contentType: "image/jpeg"))
-            try await withImageServer(loopbackServerConfiguration()) { server in
+            // A still clock: the max-age counts down with the source's freshness.
+            try await withImageServer(loopbackServerConfiguration { $0.now = { 1_800_000_000 } }) { server in
                 let path = "/insecure/w:120/plain/http://127.0.0.1:\(origin.port)/photo.jpg@webp"
                 var request = HTTPRequest(method: .get, scheme: nil, authority: nil, path: path)
                 #expect(server.server.cachedAnswer(to: request) == nil, "nothing is cached yet")

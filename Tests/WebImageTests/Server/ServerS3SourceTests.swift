@@ -55,20 +55,19 @@ struct ServerS3SourceTests {
     }
 
     /// Different results of one new object asked for at once download it once: the store is
-    /// paused until every request has joined the one download, then answers it once.
+    /// paused until every request has joined the one lookup of the new source (which downloads
+    /// it, and cannot end before the store answers), then answers it once.
     @Test func concurrentResultsOfOneObjectFetchItOnce() async throws {
         try await withS3 { s3 in
             try await withImageServer(configuration(s3)) { server in
-                let callers = Watched(0)
-                try #require(server.server.pipeline.s3Loader).downloader.onCallerJoined { _, count in
-                    callers.update { $0 = max($0, count) }
-                }
+                let joined = Watched(0)
+                server.server.pipeline.sourceJobJoined.set { event in joined.update { $0 = max($0, event.waiters) } }
                 s3.pause()
                 let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
                     for width in 10..<16 {
                         group.addTask { try await server.get("/insecure/w:\(width)/plain/s3://images/photos/a.jpg").status }
                     }
-                    await callers.wait("six requests on one download") { $0 == 6 }
+                    await joined.wait("six requests on one source lookup") { $0 == 6 }
                     s3.resume()
                     return try await group.reduce(into: []) { $0.append($1) }
                 }

@@ -1,0 +1,57 @@
+import Foundation
+import WebImage
+
+/// Sources past their freshness are revalidated in the background, one revalidation per source at
+/// a time, while their results go on being served.
+extension ImagePipeline {
+    /// Starts the revalidation of `source` when `record` is past its freshness at `now` and none
+    /// is in flight. Without caches there is nothing to keep fresh.
+    func revalidateIfStale(_ source: URL, _ record: SourceRecord, now: Int64) {
+        guard !record.isFresh(at: now), !configuration.noCache else { return }
+        let key = source.absoluteString
+        guard states.beginRevalidation(key) else { return }
+        Task {
+            let outcome = await self.revalidate(source, record)
+            self.states.endRevalidation(key, outcome)
+        }
+    }
+
+    /// Asks the origin whether `source` changed since `record` (a conditional request with its
+    /// validators; a file is read again): unchanged (a 304, or the same bytes), its freshness is
+    /// renewed; changed, the new bytes are kept and recorded, so results of the old version are
+    /// no longer served anywhere; gone (404), the source is dropped as a purge drops it; no answer,
+    /// it is asked again after the freshness floor.
+    func revalidate(_ source: URL, _ record: SourceRecord) async -> RevalidationOutcome {
+        let key = source.absoluteString
+        let validators = HTTPValidators(etag: record.etag, lastModified: record.lastModified).conditional
+        let loaded: LoadedSource
+        do {
+            loaded = try await loadSource(source, maxBytes: nil, fromOrigin: true, validators: validators)
+        } catch {
+            let now = parser.now()
+            if error.code == .cacheNotModified {
+                await states.renew(record.renewed(at: now), for: key)
+                return .unchanged
+            }
+            if ServerError(error, source: key).status == 404 {
+                await purgeSource(source)
+                return .gone
+            }
+            logger.warning("source revalidation failed", metadata: ["source": "\(key)", "error": "\(error.message)"])
+            var retry = record
+            retry.freshUntil = now + Int64(freshness.floor)
+            await states.renew(retry, for: key)
+            return .failed
+        }
+        guard let fresh = try? await self.record(of: loaded, source: source) else { return .failed }
+        if fresh.identity == record.identity {
+            await states.renew(record.renewed(at: parser.now(), lifetime: fresh.lifetime, etag: fresh.etag,
+                                              lastModified: fresh.lastModified), for: key)
+            return .unchanged
+        }
+        await states.save(fresh, for: key)
+        results?.removeAll(madeFrom: source)
+        logger.info("source changed", metadata: ["source": "\(key)"])
+        return .changed
+    }
+}

@@ -1,0 +1,156 @@
+import Foundation
+import Testing
+@testable import WebImage
+@testable import WebImageServer
+
+/// A cached source is used while fresh, revalidated past its freshness in the background while
+/// its results are served once more, renewed by a 304, and replaced when the origin's bytes
+/// changed; results carry ETags of the source's version and a max-age within its freshness.
+@Suite("Server: source freshness")
+struct ServerSourceFreshnessTests {
+    let wide: [UInt8] = Array(try! JPEGFixtures.encode(TestBitmaps.gradient(width: 320, height: 240)))
+    let narrow: [UInt8] = Array(try! JPEGFixtures.encode(TestBitmaps.gradient(width: 160, height: 120)))
+
+    private func configuration(_ clock: Watched<Int64>, _ adjust: (inout ServerConfiguration) -> Void = { _ in })
+        -> ServerConfiguration {
+        loopbackServerConfiguration {
+            $0.now = { clock.value }
+            $0.sourceTTL = 100
+            $0.freshnessFloor = 10
+            $0.freshnessCeiling = 1000
+            adjust(&$0)
+        }
+    }
+
+    /// The outcomes of `server`'s revalidations, in order.
+    private func outcomes(of server: ServerHarness) -> Watched<[RevalidationOutcome]> {
+        let outcomes = Watched<[RevalidationOutcome]>([])
+        server.server.pipeline.states.observeRevalidations { _, outcome in outcomes.update { $0.append(outcome) } }
+        return outcomes
+    }
+
+    private func width(_ reply: ServerReply, _ server: ServerHarness) throws -> Int {
+        try server.decode(reply).pixelSize.width
+    }
+
+    @Test func aReplacedSourceIsServedStaleWhileItRevalidatesThenTheNewOneIs() async throws {
+        try await withTestOrigin { origin in
+            let clock = Watched<Int64>(1_000_000)
+            var first = TestOriginRoute.data(wide, contentType: "image/jpeg")
+            first.etag = "\"a\""
+            origin.setRoute("/p.jpg", first)
+            try await withImageServer(configuration(clock)) { server in
+                let outcomes = outcomes(of: server)
+                let path = "/insecure/rs:fit:400:400/plain/http://127.0.0.1:\(origin.port)/p.jpg@png"
+                let made = try await server.get(path)
+                #expect(try width(made, server) == 320)
+                #expect(made.header("Cache-Control") == "public, max-age=100", "--source-ttl without Cache-Control")
+
+                // The origin's image is replaced; it holds the new body until the gate opens.
+                let gate = TestGate()
+                var second = TestOriginRoute.data(narrow, contentType: "image/jpeg")
+                second.etag = "\"b\""
+                second.mode = .gated(0, gate)
+                origin.setRoute("/p.jpg", second)
+
+                clock.update { $0 += 50 }
+                let fresh = try await server.get(path)
+                #expect(fresh.body == made.body)
+                #expect(fresh.header("Cache-Control") == "public, max-age=50", "the freshness left")
+                #expect(origin.requestCount("/p.jpg") == 1, "a fresh source is not asked for")
+
+                clock.update { $0 += 51 }
+                let stale = try await server.get(path)
+                #expect(stale.body == made.body, "served once more past its freshness")
+                #expect(stale.header("ETag") == made.header("ETag"))
+                #expect(stale.header("Cache-Control") == "public, max-age=10", "the floor")
+                #expect(await origin.waitForRequest("/p.jpg", count: 2))
+                #expect(origin.requests("/p.jpg").last?.header("If-None-Match") == "\"a\"")
+
+                // While the revalidation is held at the origin, another request is answered stale
+                // and starts no second one.
+                let concurrent = try await server.get(path)
+                #expect(concurrent.body == made.body)
+                #expect(server.server.pipeline.states.revalidationsInFlight == 1)
+                #expect(origin.requestCount("/p.jpg") == 2)
+
+                gate.open()
+                #expect(await outcomes.wait("the revalidation to end") { $0 == [.changed] })
+                let renewed = try await server.get(path)
+                #expect(try width(renewed, server) == 160, "the new image")
+                #expect(renewed.header("ETag") != made.header("ETag"))
+                #expect(renewed.header("Cache-Control") == "public, max-age=100")
+                #expect(origin.requestCount("/p.jpg") == 2, "the new bytes came with the revalidation")
+            }
+        }
+    }
+
+    @Test func aSourceUnchangedAtItsOriginIsRenewedByA304AndItsResultsKept() async throws {
+        let sandbox = DiskCacheSandbox()
+        defer { sandbox.remove() }
+        try await withTestOrigin { origin in
+            let clock = Watched<Int64>(2_000_000)
+            var route = TestOriginRoute.data(wide, contentType: "image/jpeg")
+            route.etag = "\"v1\""
+            route.lastModified = "Wed, 21 Oct 2015 07:28:00 GMT"
+            route.headers = [("Cache-Control", "public, max-age=300")]
+            origin.setRoute("/same.jpg", route)
+            // No memory cache: every hit is a disk hit.
+            let settings = configuration(clock) {
+                $0.cacheDirectory = sandbox.root
+                $0.resultMemoryBytes = 0
+            }
+            try await withImageServer(settings) { server in
+                let outcomes = outcomes(of: server)
+                let path = "/insecure/w:100/plain/http://127.0.0.1:\(origin.port)/same.jpg@webp"
+                let made = try await server.get(path)
+                #expect(made.status == 200)
+                #expect(made.header("Cache-Control") == "public, max-age=300", "the origin's max-age")
+                #expect(made.header("Last-Modified") == "Wed, 21 Oct 2015 07:28:00 GMT")
+
+                clock.update { $0 += 301 }
+                let stale = try await server.get(path)
+                #expect(stale.body == made.body)
+                #expect(stale.header("Cache-Control") == "public, max-age=10")
+                #expect(await outcomes.wait("the revalidation to end") { $0 == [.unchanged] })
+                let asked = origin.requests("/same.jpg")
+                #expect(asked.count == 2)
+                #expect(asked.last?.header("If-None-Match") == "\"v1\"")
+                #expect(asked.last?.header("If-Modified-Since") == "Wed, 21 Oct 2015 07:28:00 GMT")
+
+                let renewed = try await server.get(path)
+                #expect(renewed.body == made.body)
+                #expect(renewed.header("ETag") == made.header("ETag"))
+                #expect(renewed.header("Cache-Control") == "public, max-age=300", "freshness renewed from the 304")
+                #expect(origin.requestCount("/same.jpg") == 2, "renewed: no request until it is stale again")
+                #expect(server.server.metrics.resultsByTier["made"] == 1, "the result was kept, not made again")
+                #expect(server.server.metrics.resultsByTier["disk"] == 2)
+            }
+        }
+    }
+
+    @Test func aResultsETagIsItsSourcesVersionAndItsRecipeNotItsBytes() async throws {
+        try await withTestOrigin { origin in
+            origin.setRoute("/e.jpg", .data(wide, contentType: "image/jpeg"))
+            let clock = Watched<Int64>(3_000_000)
+            let path = "/insecure/w:90/plain/http://127.0.0.1:\(origin.port)/e.jpg@png"
+            let first = try await withImageServer(configuration(clock)) { try await $0.get(path) }
+            let second = try await withImageServer(configuration(clock)) { try await $0.get(path) }
+            let etag = try #require(first.header("ETag"))
+            #expect(second.header("ETag") == etag, "two instances tag one result alike")
+            let identity = SourceRecord.identity(of: Data(wide))
+            #expect(etag == ResultETag.make(identity: identity, resultKey: try resultKey(path)))
+            let other = try await withImageServer(configuration(clock)) {
+                try await $0.get("/insecure/w:91/plain/http://127.0.0.1:\(origin.port)/e.jpg@png")
+            }
+            #expect(other.header("ETag") != etag)
+        }
+    }
+
+    /// The result key without the source's identity, as the pipeline makes it for `path`.
+    private func resultKey(_ path: String) throws -> String {
+        let parsed = try ImageURLParser().parse(path)
+        let recipe = ResultRecipe.tag(for: loopbackServerConfiguration())
+        return parsed.canonicalKey + "|" + (parsed.options.format?.rawValue ?? "source") + "|" + recipe
+    }
+}
