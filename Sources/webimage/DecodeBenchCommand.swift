@@ -24,6 +24,9 @@ struct DecodeBenchCommand: ParsableCommand {
     @Option(help: "Decode to fit NxN instead of full size.")
     var thumbnail: Int?
 
+    @Option(help: "The filter a thumbnail is resized with: nearest, linear, cubic, lanczos2, lanczos3 (default) or area.")
+    var filter = ResamplingFilter.default.rawValue
+
     @Option(help: "Store the files in a disk cache in this directory and read each one back from it before decoding (a disk-cache hit).")
     var diskCache: String?
 
@@ -31,6 +34,9 @@ struct DecodeBenchCommand: ParsableCommand {
         guard threads >= 1 else { throw ValidationError("--threads must be at least 1.") }
         if let reps, reps < 1 { throw ValidationError("--reps must be at least 1.") }
         if let thumbnail, thumbnail < 1 { throw ValidationError("--thumbnail must be at least 1.") }
+        guard ResamplingFilter(rawValue: filter) != nil else {
+            throw ValidationError("--filter takes one of \(ResamplingFilter.allCases.map(\.rawValue).joined(separator: ", ")), got '\(filter)'.")
+        }
     }
 
     func run() throws {
@@ -43,6 +49,7 @@ struct DecodeBenchCommand: ParsableCommand {
         let passes = reps ?? min(50, max(1, (200_000_000 + bytes) / max(bytes, 1)))
         var options = DecodeOptions.default
         if let thumbnail { options.thumbnailPixelSize = PixelSize(width: thumbnail, height: thumbnail) }
+        options.resamplingFilter = ResamplingFilter(rawValue: filter) ?? .default
 
         // Untimed: source sizes (for megapixels), then one pass of the timed decode itself, as
         // the C loops' warm-up is: a thumbnail takes a path the full-size decode does not, and
@@ -85,6 +92,7 @@ struct DecodeBenchCommand: ParsableCommand {
         line.add("reps", passes)
         line.add("threads", threads)
         line.add("thumbnail", thumbnail ?? 0)
+        line.add("filter", filter)
         line.add("ms_per_image", seconds * 1000 / Double(work))
         print(line.text)
     }

@@ -97,5 +97,11 @@ struct CLIDecodeTests {
 
         let refused = try await run(["decode-bench", dir.path, "--thumbnail", "0"])
         #expect(refused.status != 0)
+
+        let area = try await run(["decode-bench", dir.path, "--reps", "1", "--thumbnail", "16", "--filter", "area"])
+        #expect(area.status == 0)
+        #expect(try object(try #require(area.lines.first))["filter"] as? String == "area")
+        let unknown = try await run(["decode-bench", dir.path, "--filter", "box"])
+        #expect(unknown.status != 0)
     }
 }

@@ -55,7 +55,7 @@ struct ResamplerReferenceTests {
     func streamingMatchesTheDirectSum(source: PixelSize, target: PixelSize) {
         for alpha in [false, true] {
             let bitmap = Self.noiseBitmap(width: source.width, height: source.height, alpha: alpha, seed: 42)
-            let result = Resampler.resize(bitmap, to: target)
+            let result = Resampler.resize(bitmap, to: target, filter: .area)
             let expected = Self.reference(bitmap, to: target)
             #expect(result.size == target)
             let worst = zip(result.pixels, expected).map { abs(Int($0) - Int($1)) }.max() ?? 0

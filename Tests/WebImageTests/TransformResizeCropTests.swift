@@ -54,7 +54,7 @@ struct TransformResizeCropTests {
                 out[i * 4] = v; out[i * 4 + 1] = v; out[i * 4 + 2] = v; out[i * 4 + 3] = 255
             }
         }
-        let half = Resampler.resize(checker, to: PixelSize(width: 4, height: 4))
+        let half = Resampler.resize(checker, to: PixelSize(width: 4, height: 4), filter: .area)
         #expect(half.pixels.enumerated().allSatisfy { $0.offset % 4 == 3 ? $0.element == 255 : abs(Int($0.element) - 128) <= 1 })
         // Red beside clear: no dark fringe, colour stays red where anything is visible.
         var px = [UInt8](repeating: 0, count: 6 * 4)
@@ -67,7 +67,8 @@ struct TransformResizeCropTests {
 
     @Test func enlargingInterpolates() {
         let px: [UInt8] = [0, 0, 0, 255, 255, 255, 255, 255]
-        let big = Resampler.resize(Bitmap(width: 2, height: 1, pixels: px), to: PixelSize(width: 4, height: 1))
+        let big = Resampler.resize(Bitmap(width: 2, height: 1, pixels: px), to: PixelSize(width: 4, height: 1),
+                                   filter: .area)
         let reds = (0..<4).map { Int(big.pixel(x: $0, y: 0).r) }
         #expect(reds == [0, 64, 191, 255])
     }

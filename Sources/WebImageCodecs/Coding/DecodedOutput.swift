@@ -6,7 +6,7 @@ enum DecodedOutput {
     static func finish(_ frames: [Bitmap], orientation: EXIFOrientation, options: DecodeOptions) -> [Bitmap] {
         guard let first = frames.first else { return frames }
         let target = storedTarget(first.size, orientation: orientation, options: options, frameCount: frames.count)
-        return frames.map { finish($0, storedTarget: target, orientation: orientation) }
+        return frames.map { finish($0, storedTarget: target, orientation: orientation, filter: options.resamplingFilter) }
     }
 
     /// The stored (not yet turned) size `frameCount` frames of `stored` pixels are resized to.
@@ -16,10 +16,11 @@ enum DecodedOutput {
     }
 
     /// One frame resized to `storedTarget` (from ``storedTarget(_:orientation:options:frameCount:)``)
-    /// and turned upright.
-    static func finish(_ frame: Bitmap, storedTarget: PixelSize, orientation: EXIFOrientation) -> Bitmap {
+    /// with `filter` and turned upright.
+    static func finish(_ frame: Bitmap, storedTarget: PixelSize, orientation: EXIFOrientation,
+                       filter: ResamplingFilter = .default) -> Bitmap {
         let sized = storedTarget == frame.size || storedTarget.isEmpty
-            ? frame : Resampler.resize(frame, to: storedTarget)
+            ? frame : Resampler.resize(frame, to: storedTarget, filter: filter)
         return sized.applying(orientation)
     }
 }

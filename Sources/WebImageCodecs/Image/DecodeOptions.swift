@@ -25,12 +25,16 @@ public struct DecodeOptions: Sendable, Hashable {
     /// show them (default on). Off, the pixels keep the source's colours (for example wide gamut);
     /// ``Image/colorProfile`` names their space either way.
     public var convertsToSRGB: Bool
+    /// The filter a decode resizes with to reach ``thumbnailPixelSize`` or the byte budget, after
+    /// any scaling the codec does itself (JPEG DCT scaling, WebP): ``ResamplingFilter/lanczos3``
+    /// unless set. The frames of an animation decoded lazily are resized with the default.
+    public var resamplingFilter: ResamplingFilter
 
     /// Options with every field settable; the defaults decode at full size, animations lazily.
     public init(firstFrameOnly: Bool = false, scaleFactor: Double = 1,
                 thumbnailPixelSize: PixelSize? = nil, preserveAspectRatio: Bool = true,
                 scaleDownLimitBytes: Int? = nil, limits: DecodeLimits = .default, convertsToSRGB: Bool = true,
-                preloadsAllFrames: Bool = false) {
+                preloadsAllFrames: Bool = false, resamplingFilter: ResamplingFilter = .default) {
         self.firstFrameOnly = firstFrameOnly
         self.preloadsAllFrames = preloadsAllFrames
         self.scaleFactor = scaleFactor
@@ -39,6 +43,7 @@ public struct DecodeOptions: Sendable, Hashable {
         self.scaleDownLimitBytes = scaleDownLimitBytes
         self.limits = limits
         self.convertsToSRGB = convertsToSRGB
+        self.resamplingFilter = resamplingFilter
     }
 
     /// Full-size decode; an animation's frames are decoded when asked for.

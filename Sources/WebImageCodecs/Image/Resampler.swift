@@ -1,28 +1,29 @@
 /// High-quality resizing of RGBA bitmaps.
 ///
-/// Shrinking averages every source pixel a destination pixel covers (an area filter, exact for
-/// fractional coverage); enlarging interpolates bilinearly. Colour is weighted by alpha so
-/// transparent pixels never bleed dark fringes. The work is separable: rows, then columns, with
-/// the filter taps precomputed once per axis in flat tables.
+/// Each axis is resampled with a ``ResamplingFilter`` (lanczos3 unless asked otherwise): rows,
+/// then columns, with the filter taps precomputed once per axis in flat tables. Colour is weighted
+/// by alpha (premultiplied while filtering) so transparent pixels never bleed into their
+/// neighbours.
 public enum Resampler {
-    /// `bitmap` resized to exactly `size` (returned unchanged when the size is the same).
-    public static func resize(_ bitmap: Bitmap, to size: PixelSize) -> Bitmap {
-        resize(bitmap, to: size, opaque: false)
+    /// `bitmap` resized to exactly `size` with `filter` (returned unchanged when the size is the same).
+    public static func resize(_ bitmap: Bitmap, to size: PixelSize, filter: ResamplingFilter = .default) -> Bitmap {
+        resize(bitmap, to: size, opaque: false, filter: filter)
     }
 
     /// `bitmap` resized to exactly `size`; `opaque` says every alpha is 255 (a JPEG decode), which
     /// spares a scan of the source for transparency.
-    static func resize(_ bitmap: Bitmap, to size: PixelSize, opaque: Bool) -> Bitmap {
+    static func resize(_ bitmap: Bitmap, to size: PixelSize, opaque: Bool, filter: ResamplingFilter = .default) -> Bitmap {
         precondition(!size.isEmpty, "resize target must be at least 1x1")
         if size == bitmap.size { return bitmap }
         return resize(bitmap, window: Window(x: 0, y: 0, width: Double(bitmap.width), height: Double(bitmap.height)),
-                      to: size, opaque: opaque)
+                      to: size, opaque: opaque, filter: filter)
     }
 
     /// All of `source` (borrowed rows, such as a decoder's own output) scaled to exactly `size`:
     /// a new bitmap even when the size is the same.
-    static func resize(_ source: PixelRows, to size: PixelSize) -> Bitmap {
-        resize(source, window: Window(x: 0, y: 0, width: Double(source.width), height: Double(source.height)), to: size)
+    static func resize(_ source: PixelRows, to size: PixelSize, filter: ResamplingFilter = .default) -> Bitmap {
+        resize(source, window: Window(x: 0, y: 0, width: Double(source.width), height: Double(source.height)),
+               to: size, filter: filter)
     }
 
     /// A region of the source in pixel units; fractional edges are weighted by coverage.
@@ -31,9 +32,11 @@ public enum Resampler {
     }
 
     /// The `window` part of `bitmap` scaled to exactly `size` (used for aspect-fill crops).
-    static func resize(_ bitmap: Bitmap, window: Window, to size: PixelSize, opaque: Bool = false) -> Bitmap {
+    static func resize(_ bitmap: Bitmap, window: Window, to size: PixelSize, opaque: Bool = false,
+                       filter: ResamplingFilter = .default) -> Bitmap {
         bitmap.withUnsafeBytes { bytes in
-            resize(PixelRows(bytes, width: bitmap.width, height: bitmap.height), window: window, to: size, opaque: opaque)
+            resize(PixelRows(bytes, width: bitmap.width, height: bitmap.height), window: window, to: size,
+                   opaque: opaque, filter: filter)
         }
     }
 
@@ -42,20 +45,26 @@ public enum Resampler {
     /// Rows are resampled horizontally into a small ring of float rows (as many as the vertical
     /// filter spans), and each destination row is made from the ring as soon as its source rows
     /// are in it: the intermediate image is never held whole, so a resize touches no memory
-    /// besides its result and a few kilobytes (fresh pages are dear, see ``BitmapMemory``).
-    static func resize(_ source: PixelRows, window: Window, to size: PixelSize, opaque: Bool = false) -> Bitmap {
+    /// besides its result and a few kilobytes (fresh pages are dear, see ``BitmapMemory``). A ring
+    /// that would pass ``ringBudget`` (a very wide result from very many source rows) is made
+    /// smaller: rows that fall out of it are resampled again when a later row needs them.
+    static func resize(_ source: PixelRows, window: Window, to size: PixelSize, opaque: Bool = false,
+                       filter: ResamplingFilter = .default) -> Bitmap {
         precondition(!size.isEmpty && window.width > 0 && window.height > 0, "empty resize")
         let alpha = !opaque && source.hasAlpha
-        let xTaps = Taps(source: source.width, start: window.x, length: window.width, count: size.width)
-        let yTaps = Taps(source: source.height, start: window.y, length: window.height, count: size.height)
+        let xTaps = Taps(source: source.width, start: window.x, length: window.width, count: size.width, filter: filter)
+        let yTaps = Taps(source: source.height, start: window.y, length: window.height, count: size.height, filter: filter)
         let srcStride = source.bytesPerRow, dstW = size.width, dstH = size.height
-        let ringRows = (yTaps.counts.max() ?? 1) + 1
+        let ringRows = max(1, min((yTaps.counts.max() ?? 1) + 1, ringBudget / dstW))
         var ring = [SIMD4<Float>](repeating: .zero, count: ringRows * dstW)
         var ringSource = [Int](repeating: -1, count: ringRows)
         var sumRow = [SIMD4<Float>](repeating: .zero, count: dstW)
+        var scratchRow = [SIMD4<Float>](repeating: .zero, count: source.width)
+        let columns = xTaps.span
 
         return ring.withUnsafeMutableBufferPointer { ring in
           sumRow.withUnsafeMutableBufferPointer { sum in
+           scratchRow.withUnsafeMutableBufferPointer { scratch in
             xTaps.withTables { xFirst, xCounts, xOffsets, xWeights in
                 yTaps.withTables { yFirst, yCounts, yOffsets, yWeights in
                     Bitmap(width: dstW, height: dstH) { out in
@@ -63,21 +72,21 @@ public enum Resampler {
                             // Work asked to stop ends at a block of rows (its caller drops it).
                             if y & 31 == 0, WorkCancellation.isCurrentCancelled { break }
                             let rowStart = yFirst[y], tapCount = yCounts[y], base = yOffsets[y]
-                            // Make sure the source rows this destination row needs are in the ring.
-                            for t in 0..<tapCount {
-                                let sourceRow = rowStart &+ t, slot = sourceRow % ringRows
-                                guard ringSource[slot] != sourceRow else { continue }
-                                ringSource[slot] = sourceRow
-                                let row = UnsafeMutableBufferPointer(rebasing: ring[(slot &* dstW)..<(slot &* dstW &+ dstW)])
-                                horizontal(source.base + sourceRow &* srcStride, into: row, alpha: alpha,
-                                           first: xFirst, counts: xCounts, offsets: xOffsets, weights: xWeights)
-                            }
-                            // Vertical pass: the weighted ring rows summed into `sum`, then
-                            // un-premultiplied and rounded into the RGBA8 result.
+                            // Vertical pass: each source row this destination row needs, resampled
+                            // horizontally into the ring unless it is there already, weighted into
+                            // `sum`; then un-premultiplied and rounded into the RGBA8 result.
                             for x in 0..<dstW { sum[x] = .zero }
                             for t in 0..<tapCount {
+                                let sourceRow = rowStart &+ t, slot = sourceRow % ringRows
+                                let ringRow = ring.baseAddress! + slot &* dstW
+                                if ringSource[slot] != sourceRow {
+                                    ringSource[slot] = sourceRow
+                                    horizontal(source.base + sourceRow &* srcStride, scratch: scratch.baseAddress!,
+                                               columns: columns,
+                                               into: UnsafeMutableBufferPointer(start: ringRow, count: dstW), alpha: alpha,
+                                               first: xFirst, counts: xCounts, offsets: xOffsets, weights: xWeights)
+                                }
                                 let w = yWeights[base &+ t]
-                                let ringRow = ring.baseAddress! + ((rowStart &+ t) % ringRows) &* dstW
                                 for x in 0..<dstW { sum[x] += ringRow[x] * w }
                             }
                             let outRow = out.baseAddress! + y &* dstW &* 4
@@ -93,42 +102,39 @@ public enum Resampler {
                     }
                 }
             }
+           }
           }
         }
     }
 
-    /// One source row (its first byte at `src`) resampled horizontally into `into`,
-    /// premultiplied by alpha when the image has alpha.
+    /// The most float pixels the ring of horizontally resampled rows holds (4 MiB).
+    static let ringBudget = 1 << 18
+
+    /// One source row (its first byte at `src`) resampled horizontally into `into`. The pixels
+    /// the taps read (`columns`) are made floats once each in `scratch` (indexed by column),
+    /// premultiplied by alpha when the image has alpha, so each tap is one multiply-add of vectors.
     @inline(__always)
-    private static func horizontal(_ src: UnsafePointer<UInt8>, into out: UnsafeMutableBufferPointer<SIMD4<Float>>,
+    private static func horizontal(_ src: UnsafePointer<UInt8>, scratch: UnsafeMutablePointer<SIMD4<Float>>,
+                                   columns: Range<Int>, into out: UnsafeMutableBufferPointer<SIMD4<Float>>,
                                    alpha: Bool, first: UnsafeBufferPointer<Int>, counts: UnsafeBufferPointer<Int>,
                                    offsets: UnsafeBufferPointer<Int>, weights: UnsafeBufferPointer<Float>) {
         if alpha {
-            for x in 0..<out.count {
-                var sum = SIMD4<Float>.zero
-                var i = first[x] &* 4
-                let base = offsets[x]
-                for t in 0..<counts[x] {
-                    let w = weights[base &+ t]
-                    let pixel = SIMD4<Float>(Float(src[i]), Float(src[i &+ 1]), Float(src[i &+ 2]), Float(src[i &+ 3]))
-                    let f = w * pixel.w * (1 / 255)
-                    sum += SIMD4(pixel.x * f, pixel.y * f, pixel.z * f, pixel.w * w)
-                    i &+= 4
-                }
-                out[x] = sum
+            for c in columns {
+                let i = c &* 4
+                let a = Float(src[i &+ 3]), f = a * (1 / 255)
+                scratch[c] = SIMD4(Float(src[i]) * f, Float(src[i &+ 1]) * f, Float(src[i &+ 2]) * f, a)
             }
         } else {
-            for x in 0..<out.count {
-                var sum = SIMD4<Float>.zero
-                var i = first[x] &* 4
-                let base = offsets[x]
-                for t in 0..<counts[x] {
-                    let pixel = SIMD4<Float>(Float(src[i]), Float(src[i &+ 1]), Float(src[i &+ 2]), Float(src[i &+ 3]))
-                    sum += pixel * weights[base &+ t]
-                    i &+= 4
-                }
-                out[x] = sum
+            for c in columns {
+                let i = c &* 4
+                scratch[c] = SIMD4(Float(src[i]), Float(src[i &+ 1]), Float(src[i &+ 2]), Float(src[i &+ 3]))
             }
+        }
+        for x in 0..<out.count {
+            var sum = SIMD4<Float>.zero
+            let pixels = scratch + first[x], w = weights.baseAddress! + offsets[x]
+            for t in 0..<counts[x] { sum += pixels[t] * w[t] }
+            out[x] = sum
         }
     }
 
@@ -153,64 +159,5 @@ public enum Resampler {
         var whole = (c + magic) - magic
         whole = whole.replacing(with: whole - 1, where: whole .> c)
         return SIMD4<UInt8>(truncatingIfNeeded: unsafeBitCast(whole + magic, to: SIMD4<UInt32>.self))
-    }
-
-    /// For each destination index along one axis: a run of consecutive source indices starting
-    /// at `first`, `count` long, whose weights (summing to 1) start at `offsets` in `weights`.
-    struct Taps {
-        var first: [Int] = []
-        var counts: [Int] = []
-        var offsets: [Int] = []
-        var weights: [Float] = []
-
-        /// Taps mapping the source span `[start, start + length)` of a `source`-long axis onto
-        /// `count` destination pixels: area coverage when shrinking, bilinear when enlarging.
-        init(source: Int, start: Double, length: Double, count: Int) {
-            first.reserveCapacity(count); counts.reserveCapacity(count); offsets.reserveCapacity(count)
-            let scale = length / Double(count)
-            for i in 0..<count {
-                offsets.append(weights.count)
-                if scale > 1 { // area: destination pixel i covers [lo, hi)
-                    let lo = max(start + Double(i) * scale, 0)
-                    let hi = min(start + Double(i + 1) * scale, Double(source))
-                    var s = min(max(Int(lo.rounded(.down)), 0), source - 1)
-                    let runStart = s
-                    var total = 0.0
-                    let base = weights.count
-                    while Double(s) < hi && s < source {
-                        let cover = max(min(hi, Double(s + 1)) - max(lo, Double(s)), 0)
-                        weights.append(Float(cover)); total += cover
-                        s += 1
-                    }
-                    if weights.count == base || total <= 1e-12 {
-                        weights.removeSubrange(base...); weights.append(1); total = 1
-                    }
-                    first.append(runStart); counts.append(weights.count - base)
-                    let norm = Float(1 / total)
-                    for k in base..<weights.count { weights[k] *= norm }
-                } else { // bilinear, pixel centres aligned
-                    let centre = start + (Double(i) + 0.5) * scale - 0.5
-                    let left = Int(centre.rounded(.down))
-                    let frac = Float(centre - Double(left))
-                    let a = min(max(left, 0), source - 1), b = min(max(left + 1, 0), source - 1)
-                    if a == b || frac == 0 {
-                        first.append(a); counts.append(1); weights.append(1)
-                    } else {
-                        first.append(a); counts.append(2); weights.append(1 - frac); weights.append(frac)
-                    }
-                }
-            }
-        }
-
-        func withTables<R>(_ body: (UnsafeBufferPointer<Int>, UnsafeBufferPointer<Int>,
-                                    UnsafeBufferPointer<Int>, UnsafeBufferPointer<Float>) -> R) -> R {
-            first.withUnsafeBufferPointer { f in
-                counts.withUnsafeBufferPointer { c in
-                    offsets.withUnsafeBufferPointer { o in
-                        weights.withUnsafeBufferPointer { w in body(f, c, o, w) }
-                    }
-                }
-            }
-        }
     }
 }

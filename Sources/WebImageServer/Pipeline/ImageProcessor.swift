@@ -10,14 +10,16 @@ import WebImage
 /// server keeps more than its first frame) has every frame processed alike, its timing kept.
 enum ImageProcessor {
     static func process(_ image: Image, plan: JobPlan) throws -> Image {
+        var windows = SmartWindows()
         guard image.isAnimated else {
-            return try processFrame(image, plan: plan)
+            return try processFrame(image, plan: plan, windows: &windows)
         }
-        // The first frame now; the others as the encoder asks for them, one at a time.
-        let poster = try processFrame(Image(bitmap: image.bitmap, format: image.format), plan: plan)
+        // The first frame now; the others as the encoder asks for them, one at a time, cropped
+        // where smart gravity cropped the first.
+        let poster = try processFrame(Image(bitmap: image.bitmap, format: image.format), plan: plan, windows: &windows)
         let durations = (0..<image.frameCount).map { image.frameDuration(at: $0) }
         let header = AnimationHeader(loopCount: image.loopCount, durations: durations, frameSize: poster.pixelSize)
-        let decoder = ProcessedFrames(source: image, plan: plan)
+        let decoder = ProcessedFrames(source: image, plan: plan, windows: windows)
         let frames = AnimatedFrames(header: header, data: nil, poster: poster.bitmap, decoder: decoder)
         return Image(animation: frames, format: image.format)
     }
@@ -26,19 +28,38 @@ enum ImageProcessor {
     private final class ProcessedFrames: AnimationFrameDecoding {
         let source: Image
         let plan: JobPlan
+        let windows: SmartWindows
 
-        init(source: Image, plan: JobPlan) {
+        init(source: Image, plan: JobPlan, windows: SmartWindows) {
             self.source = source
             self.plan = plan
+            self.windows = windows
         }
 
         func decodeFrame(at index: Int) throws -> Bitmap {
             let still = Image(bitmap: try source.frame(at: index).bitmap, format: source.format)
-            return try ImageProcessor.processFrame(still, plan: plan).bitmap
+            var windows = windows
+            return try ImageProcessor.processFrame(still, plan: plan, windows: &windows).bitmap
         }
     }
 
-    fileprivate static func processFrame(_ image: Image, plan job: JobPlan) throws -> Image {
+    /// The crop windows smart gravity chose, on the first frame they were needed for.
+    struct SmartWindows: Sendable {
+        var source: PixelRect?
+        var result: PixelRect?
+    }
+
+    /// `crop` itself, or with smart gravity the window of its size that `image` holds the most
+    /// in (``SmartCrop``), chosen once into `chosen` and kept.
+    private static func window(_ crop: PixelRect, in image: Image, smart: Bool, chosen: inout PixelRect?) -> PixelRect {
+        guard smart else { return crop }
+        if let chosen, chosen.size == crop.size { return chosen }
+        let window = SmartCrop.window(in: image.bitmap, size: crop.size)
+        chosen = window
+        return window
+    }
+
+    fileprivate static func processFrame(_ image: Image, plan job: JobPlan, windows: inout SmartWindows) throws -> Image {
         // Each frame and each step begins only while the work is wanted.
         try WorkCancellation.checkCurrent()
         let options = job.options
@@ -54,18 +75,22 @@ enum ImageProcessor {
         let shrunk = job.decodeBox != nil && image.pixelSize == job.resize.scaledSize
         let plan = shrunk || image.pixelSize == job.sourceSize ? job.resize : try job.replanned(for: image.pixelSize)
         if !shrunk, let crop = plan.sourceCrop {
-            image = try apply(CroppingTransformer(rect: crop.pointRect), to: image)
+            let smart = (options.crop?.gravity ?? options.gravity).type == .smart
+            let rect = window(crop, in: image, smart: smart, chosen: &windows.source)
+            image = try apply(CroppingTransformer(rect: rect.pointRect), to: image)
         }
         if image.pixelSize != plan.scaledSize {
             image = try apply(ResizingTransformer(size: PointSize(width: Double(plan.scaledSize.width),
-                                                                  height: Double(plan.scaledSize.height))), to: image)
+                                                                  height: Double(plan.scaledSize.height)),
+                                                    filter: options.resizingAlgorithm), to: image)
         }
         if options.flipHorizontal || options.flipVertical {
             image = try apply(FlippingTransformer(horizontal: options.flipHorizontal, vertical: options.flipVertical),
                               to: image)
         }
         if let crop = plan.resultCrop, crop.size != image.pixelSize {
-            image = try apply(CroppingTransformer(rect: crop.pointRect), to: image)
+            let rect = window(crop, in: image, smart: options.gravity.type == .smart, chosen: &windows.result)
+            image = try apply(CroppingTransformer(rect: rect.pointRect), to: image)
         }
         if options.blur > 0 {
             image = try apply(BlurTransformer(radius: options.blur), to: image)

@@ -39,6 +39,7 @@ struct PlannedSourceDecoder {
     /// The library's decode options with the server's limits: per frame, all frames and frames.
     private func decodeOptions() -> DecodeOptions {
         var options = DecodeOptions.default
+        options.resamplingFilter = self.options.resizingAlgorithm
         options.limits.maxPixels = min(options.limits.maxPixels, limits.maxSourcePixels)
         if limits.maxFrames <= 1 {
             options.firstFrameOnly = true

@@ -10,6 +10,7 @@ extension ProcessingOptions {
         var segments: [String] = []
         func add(_ name: String, _ arguments: String...) { segments.append(([name] + arguments).joined(separator: ":")) }
         if resizingType != defaults.resizingType { add("rt", resizingType.rawValue) }
+        if resizingAlgorithm != defaults.resizingAlgorithm { add("ra", resizingAlgorithm.rawValue) }
         if width != 0 { add("w", String(width)) }
         if height != 0 { add("h", String(height)) }
         if minWidth != 0 { add("mw", String(minWidth)) }

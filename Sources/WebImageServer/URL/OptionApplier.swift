@@ -57,6 +57,9 @@ struct OptionApplier: Sendable {
         case "extend", "ex":
             try option.expect(atMost: 4)
             try applyExtend(option, from: 0, to: &options)
+        case "resizing_algorithm", "ra":
+            try option.expect(atMost: 1)
+            options.resizingAlgorithm = try Self.resizingAlgorithm(option)
         case "gravity", "g":
             options.gravity = try option.gravity(from: 0, allowed: ProcessingOptions.GravityType.allCases)
         case "crop", "c":
@@ -210,6 +213,17 @@ struct OptionApplier: Sendable {
         }
     }
 
+    /// The filters `resizing_algorithm` names: imgproxy's five (the library's area filter is not one).
+    static let resizingAlgorithms: [ResamplingFilter] = [.nearest, .linear, .cubic, .lanczos2, .lanczos3]
+
+    private static func resizingAlgorithm(_ option: URLOption) throws(ImageURLError) -> ResamplingFilter {
+        let text = option.arguments[0]
+        guard let filter = ResamplingFilter(rawValue: text), resizingAlgorithms.contains(filter) else {
+            throw .invalidArgument(option.name, "\"\(text)\" is not a resizing algorithm (\(resizingAlgorithms.map(\.rawValue).joined(separator: ", "))).")
+        }
+        return filter
+    }
+
     /// Anchors `extend` accepts: every gravity but smart.
     static let extendGravities = ProcessingOptions.GravityType.allCases.filter { $0 != .smart }
 
@@ -219,7 +233,7 @@ struct OptionApplier: Sendable {
         "watermark", "wm", "keep_copyright", "kcr", "strip_color_profile", "scp", "enforce_thumbnail", "eth",
         "max_bytes", "mb", "skip_processing", "skp", "raw", "max_animation_frames", "maf",
         "max_animation_frame_resolution", "mafr", "max_result_dimension", "mrd", "unsharp_masking", "ush",
-        "resizing_algorithm", "ra", "adjust", "a", "brightness", "br", "contrast", "co", "saturation", "sa",
+        "adjust", "a", "brightness", "br", "contrast", "co", "saturation", "sa",
         "crop_aspect_ratio", "crop_ar", "car", "dpi", "page", "pg", "pages", "pgs", "disable_animation", "da",
         "fallback_image_url", "fiu", "style", "st", "watermark_url", "wmu", "watermark_text", "wmt",
     ]

@@ -27,7 +27,8 @@ public struct ProcessingOptions: Sendable, Hashable {
         case center = "ce"
         /// A focus point given as fractions of the width and height (`fp:x:y`).
         case focusPoint = "fp"
-        /// Content-aware placement (`sm`); the server places it at the centre.
+        /// Content-aware placement (`sm`): the window holding the most detail, colour and skin
+        /// tones (``SmartCrop``).
         case smart = "sm"
     }
 
@@ -74,6 +75,9 @@ public struct ProcessingOptions: Sendable, Hashable {
     }
 
     public var resizingType: ResizingType = .fit
+    /// The filter the image is resized with (`resizing_algorithm` / `ra`); imgproxy's default,
+    /// lanczos3.
+    public var resizingAlgorithm = ResamplingFilter.lanczos3
     /// The target width; 0 derives it from the height (or keeps the source's).
     public var width = 0
     /// The target height; 0 derives it from the width (or keeps the source's).

@@ -70,7 +70,8 @@ enum BMPDecoder {
         } else {
             bitmap = try GdkPixbufDecoder.decode(b, loader: .bmp, expected: size)
         }
-        let shown = DecodedOutput.finish(bitmap, storedTarget: options.targetSize(for: size), orientation: .up)
+        let shown = DecodedOutput.finish(bitmap, storedTarget: options.targetSize(for: size), orientation: .up,
+                                           filter: options.resamplingFilter)
         return Image(bitmap: shown, format: .bmp, scale: options.scaleFactor, decodeOptions: options)
     }
 }

@@ -35,10 +35,10 @@ enum HEIFDecoder {
             if target != shown, let thumbnail = thumbnail(of: primary, covering: target, limits: options.limits) {
                 defer { heif_image_handle_release(thumbnail) }
                 // A thumbnail item that fails to decode leaves the primary image to serve.
-                bitmap = try (try? HEIFPixels.bitmap(of: thumbnail, color: color, size: target))
-                    ?? HEIFPixels.bitmap(of: primary, color: color, size: target)
+                bitmap = try (try? HEIFPixels.bitmap(of: thumbnail, color: color, size: target, filter: options.resamplingFilter))
+                    ?? HEIFPixels.bitmap(of: primary, color: color, size: target, filter: options.resamplingFilter)
             } else {
-                bitmap = try HEIFPixels.bitmap(of: primary, color: color, size: target)
+                bitmap = try HEIFPixels.bitmap(of: primary, color: color, size: target, filter: options.resamplingFilter)
             }
             return Image(bitmap: bitmap, format: format, scale: options.scaleFactor, decodeOptions: options,
                          colorProfile: color.profile)

@@ -5,13 +5,14 @@ enum HEIFPixels {
     /// The pixels of `handle`'s image at `size`, with libheif's transformations (clean aperture,
     /// rotation, mirror) applied, deeper samples reduced to 8 bits, opaque alpha when there is
     /// none, premultiplied alpha divided out, converted by `color`, then resampled to `size`
-    /// (``Resampler``) when the image is not that size.
+    /// with `filter` (``Resampler``) when the image is not that size.
     ///
     /// When nothing is to be done to the decoded pixels but resampling (no colour conversion, no
     /// premultiplied alpha), they are resampled where libheif decoded them: the image at its
     /// decoded size is never copied into a bitmap of its own (an embedded thumbnail scaled to
     /// the requested size costs one bitmap, of the requested size).
-    static func bitmap(of handle: OpaquePointer, color: ColorManagement.Plan, size: PixelSize) throws -> Bitmap {
+    static func bitmap(of handle: OpaquePointer, color: ColorManagement.Plan, size: PixelSize,
+                       filter: ResamplingFilter = .default) throws -> Bitmap {
         guard let options = heif_decoding_options_alloc() else {
             throw WebImageError(.imageTooLarge, "libheif could not allocate decoding options (out of memory).")
         }
@@ -36,7 +37,7 @@ enum HEIFPixels {
         let premultiplied = heif_image_handle_is_premultiplied_alpha(handle) != 0
             && heif_image_handle_has_alpha_channel(handle) != 0
         if rows.size != size, !premultiplied, color.conversion == nil {
-            return Resampler.resize(rows, to: size)
+            return Resampler.resize(rows, to: size, filter: filter)
         }
         let full = Bitmap(width: width, height: height) { out in
             let rowBytes = width * 4
@@ -46,7 +47,7 @@ enum HEIFPixels {
             if premultiplied { unpremultiply(out) }
             color.apply(out)
         }
-        return Resampler.resize(full, to: size)
+        return Resampler.resize(full, to: size, filter: filter)
     }
 
     /// Divides each colour by its alpha, rounding (a colour over its alpha is clamped).

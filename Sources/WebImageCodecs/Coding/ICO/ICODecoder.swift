@@ -29,7 +29,8 @@ enum ICODecoder {
                 try GdkPixbufDecoder.decode([header, image], loader: .ico, expected: entry.size)
             }
         }
-        let shown = DecodedOutput.finish(bitmap, storedTarget: options.targetSize(for: entry.size), orientation: .up)
+        let shown = DecodedOutput.finish(bitmap, storedTarget: options.targetSize(for: entry.size), orientation: .up,
+                                           filter: options.resamplingFilter)
         return Image(bitmap: shown, format: .ico, scale: options.scaleFactor, decodeOptions: options, colorProfile: profile)
     }
 

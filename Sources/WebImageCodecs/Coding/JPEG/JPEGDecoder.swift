@@ -42,7 +42,8 @@ enum JPEGDecoder {
             }
         }
         // Every decoded pixel is opaque; rows a partial decode has not reached yet may not be.
-        let upright = Resampler.resize(decoded, to: plan.outputSize, opaque: mode != .partial).applying(header.orientation)
+        let upright = Resampler.resize(decoded, to: plan.outputSize, opaque: mode != .partial,
+                                       filter: options.resamplingFilter).applying(header.orientation)
         return Image(bitmap: upright, format: .jpeg, scale: options.scaleFactor, decodeOptions: options,
                      isPartial: mode == .partial, colorProfile: color.plan.profile)
     }

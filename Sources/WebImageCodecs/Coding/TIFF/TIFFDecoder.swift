@@ -32,7 +32,8 @@ enum TIFFDecoder {
             try options.limits.check(chosen.size, format: .tiff)
             try chosen.checkPlausible(file)
             let (bitmap, color) = try TIFFPixels.decode(file, chosen, icc: chosen.icc ?? main.icc, options: options)
-            let shownBitmap = DecodedOutput.finish(bitmap, storedTarget: storedTarget, orientation: main.orientation)
+            let shownBitmap = DecodedOutput.finish(bitmap, storedTarget: storedTarget, orientation: main.orientation,
+                                                     filter: options.resamplingFilter)
             return Image(bitmap: shownBitmap, format: .tiff, scale: options.scaleFactor, decodeOptions: options,
                          colorProfile: color.profile)
         }
