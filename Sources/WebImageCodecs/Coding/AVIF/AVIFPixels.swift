@@ -10,12 +10,17 @@ enum AVIFPixels {
     static func bitmap(of image: UnsafeMutablePointer<avifImage>, crop transforms: AVIFTransforms,
                        color: ColorManagement.Plan) throws -> Bitmap {
         if transforms.cropsNothing(image) { return try convert(image, color: color) }
+        let crop = transforms.crop
+        guard transforms.cropFitsChromaPlanes else {
+            return CroppingTransformer.crop(try convert(image, color: color), x: Int(crop.x), y: Int(crop.y),
+                                            width: Int(crop.width), height: Int(crop.height))
+        }
         guard let view = avifImageCreateEmpty() else {
             throw WebImageError(.imageTooLarge, "libavif could not allocate an image (out of memory).")
         }
         defer { avifImageDestroy(view) }
-        var crop = transforms.crop
-        try AVIFFailure.check(avifImageSetViewRect(view, image, &crop), "cropping to the clean aperture")
+        var planeCrop = crop
+        try AVIFFailure.check(avifImageSetViewRect(view, image, &planeCrop), "cropping to the clean aperture")
         return try convert(view, color: color)
     }
 

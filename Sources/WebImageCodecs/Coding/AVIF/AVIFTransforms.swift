@@ -5,7 +5,14 @@ import CAVIF
 struct AVIFTransforms {
     /// The region of the stored image to show: the `clap` rectangle, or the whole image when
     /// there is none or it is invalid (as browsers ignore an invalid one).
+    ///
+    /// The rectangle is taken at any whole-pixel position, as libheif takes it: libavif 0.11
+    /// also refuses one that starts on an odd row or column of a 4:2:0 or 4:2:2 image (its
+    /// chroma planes cannot be cut there), but the crop here is made on RGB pixels.
     let crop: avifCropRect
+    /// True when the crop starts on a whole chroma sample, so the YUV planes can be cut before
+    /// they are converted (otherwise the whole image is converted, then cropped).
+    let cropFitsChromaPlanes: Bool
     /// The rotation and mirror as the equal EXIF orientation.
     let orientation: EXIFOrientation
 
@@ -14,17 +21,25 @@ struct AVIFTransforms {
         let flags = image.pointee.transformFlags
         let whole = avifCropRect(x: 0, y: 0, width: image.pointee.width, height: image.pointee.height)
         var crop = whole
+        var fitsChromaPlanes = true
         if flags & AVIF_TRANSFORM_CLAP.rawValue != 0 {
             var rect = avifCropRect()
             var clap = image.pointee.clap
             var diagnostics = avifDiagnostics()
+            // 4:4:4 has no chroma alignment: the clap box's own rules (a whole-pixel rectangle
+            // inside the image) are all that is checked.
             if avifCropRectConvertCleanApertureBox(&rect, &clap, image.pointee.width, image.pointee.height,
-                                                   image.pointee.yuvFormat, &diagnostics) != 0,
+                                                   AVIF_PIXEL_FORMAT_YUV444, &diagnostics) != 0,
                rect.width > 0, rect.height > 0 {
                 crop = rect
+                var aligned = avifCropRect()
+                fitsChromaPlanes = avifCropRectConvertCleanApertureBox(
+                    &aligned, &clap, image.pointee.width, image.pointee.height,
+                    image.pointee.yuvFormat, &diagnostics) != 0
             }
         }
         self.crop = crop
+        cropFitsChromaPlanes = fitsChromaPlanes
         let turns = flags & AVIF_TRANSFORM_IROT.rawValue != 0 ? Int(image.pointee.irot.angle) : 0
         let mirror = flags & AVIF_TRANSFORM_IMIR.rawValue != 0 ? Int(image.pointee.imir.mode) : nil
         orientation = EXIFOrientation(quarterTurnsAnticlockwise: turns, thenMirror: mirror)

@@ -29,6 +29,10 @@ final class GIFAnimationDecoder: AnimationFrameDecoding {
             let drawer = GIFFrameReader(limits: limits)
             for frameIndex in plan.frames {
                 for subImage in scan.frames[frameIndex].subImages {
+                    if subImage.isEmpty {
+                        canvas.beginFrame(in: subImage.visible, disposal: subImage.control.DisposalMode)
+                        continue
+                    }
                     reader.seek(to: subImage.offset)
                     var type = UNDEFINED_RECORD_TYPE
                     guard DGifGetRecordType(reader.file, &type) == GIF_OK, type == IMAGE_DESC_RECORD_TYPE,

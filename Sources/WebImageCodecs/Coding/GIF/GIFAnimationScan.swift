@@ -18,6 +18,9 @@ struct GIFAnimationScan {
         var control: GraphicsControlBlock
         /// The rectangle clipped to the canvas.
         var visible: GIFRect
+        /// True when the descriptor's own rectangle has no pixels (zero width or height): the
+        /// sub-image draws nothing, and its raster may be missing altogether.
+        var isEmpty: Bool
         /// True when the canvas before this sub-image is fully known without drawing the earlier
         /// ones (transparent), so decoding may start here.
         var isKeyframe: Bool
@@ -39,7 +42,7 @@ struct GIFAnimationScan {
     private(set) var endsFrame: [Bool] = []
 
     /// Walks `bytes`; stops at the trailer, at damage, or when a sub-image's data is cut short
-    /// (that sub-image is not counted). Throws when the header is cut short, or the canvas or a
+    /// (that sub-image is not counted, unless it is empty: it then draws nothing either way). Throws when the header is cut short, or the canvas or a
     /// sub-image passes `limits`, or there are more than `limits.maxFrames` sub-images.
     init(_ bytes: UnsafeRawBufferPointer, limits: DecodeLimits) throws {
         var walker = GIFBlockWalker(bytes: bytes)
@@ -54,15 +57,23 @@ struct GIFAnimationScan {
             switch introducer {
             case 0x2C:  // image descriptor
                 let offset = walker.offset - 1
-                guard let rect = walker.imageDescriptor(), walker.skipSubBlocks(afterCodeSize: true) else { break records }
+                guard let (rect, packed) = walker.imageDescriptor() else { break records }
+                // A raster the decoder refuses (GIFFrameReader.unsupportedCodeSize) ends the walk as damage does.
+                var peek = walker
+                if !rect.isEmpty, let size = peek.codeSize(packed: packed), (9...11).contains(size) { break records }
+                // An empty sub-image is whole once its descriptor is read (it draws nothing);
+                // a sub-image with pixels only once its raster is.
+                let dataComplete = walker.skipImageData(packed: packed)
+                guard dataComplete || rect.isEmpty else { break records }
                 if !rect.isEmpty { try limits.check(PixelSize(width: rect.width, height: rect.height), format: .gif) }
                 guard subImages.count < limits.maxFrames else {
                     throw WebImageError(.imageTooLarge, "The GIF animation has more than \(limits.maxFrames) frames, the limit.")
                 }
                 let visible = rect.clipped(toWidth: canvasSize.width, height: canvasSize.height)
-                subImages.append(SubImage(offset: offset, control: control, visible: visible,
+                subImages.append(SubImage(offset: offset, control: control, visible: visible, isEmpty: rect.isEmpty,
                                           isKeyframe: isKeyframe(visible: visible, control: control, after: subImages.last)))
                 control = GIFFrameReader.noControl
+                guard dataComplete else { break records }
             case 0x21:  // extension
                 guard walker.extensionBlock(control: &control, loopCount: &loopCount) else { break records }
             default:  // the trailer (0x3B), or damage
@@ -99,7 +110,10 @@ struct GIFBlockWalker {
     let bytes: UnsafeRawBufferPointer
     private(set) var offset = 0
 
-    init(bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
+    init(bytes: UnsafeRawBufferPointer, offset: Int = 0) {
+        self.bytes = bytes
+        self.offset = offset
+    }
 
     mutating func byte() -> UInt8? {
         guard offset < bytes.count else { return nil }
@@ -130,13 +144,26 @@ struct GIFBlockWalker {
         return PixelSize(width: width, height: height)
     }
 
-    /// The rest of an image descriptor (after `,`) and its local colour table: the frame's
-    /// rectangle, or nil when cut short.
-    mutating func imageDescriptor() -> GIFRect? {
+    /// The rest of an image descriptor (after `,`): the frame's rectangle and the packed flags
+    /// byte, or nil when cut short.
+    mutating func imageDescriptor() -> (rect: GIFRect, packed: UInt8)? {
         guard let x = littleEndian16(), let y = littleEndian16(), let width = littleEndian16(),
               let height = littleEndian16(), let packed = byte() else { return nil }
+        return (GIFRect(x: x, y: y, width: width, height: height), packed)
+    }
+
+    /// The LZW minimum code size after an image descriptor with flags `packed` (past its local
+    /// colour table), or nil when the data ends first.
+    mutating func codeSize(packed: UInt8) -> UInt8? {
         if packed & 0x80 != 0, !skip(3 << (Int(packed & 0x07) + 1)) { return nil }
-        return GIFRect(x: x, y: y, width: width, height: height)
+        return byte()
+    }
+
+    /// Skips what follows an image descriptor with flags `packed`: its local colour table, the
+    /// LZW code size and the raster's sub-blocks; false when the data ends first.
+    mutating func skipImageData(packed: UInt8) -> Bool {
+        if packed & 0x80 != 0, !skip(3 << (Int(packed & 0x07) + 1)) { return false }
+        return skipSubBlocks(afterCodeSize: true)
     }
 
     /// Skips data sub-blocks up to and including the zero-length terminator (after the LZW code

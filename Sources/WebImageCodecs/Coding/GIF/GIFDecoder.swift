@@ -14,6 +14,7 @@ struct GIFDecoder {
         if options.decodesFramesLazily, let lazy = try decodeLazily(data) { return lazy }
         let result = try data.withUnsafeBytes { bytes in try makeReader(data).read(bytes) }
         guard !result.frames.isEmpty else {
+            if let unsupported = result.unsupported { throw unsupported }
             let reason = result.stopReason ?? "it has no image"
             throw WebImageError.badData("The GIF has no complete frame (\(reason)); the data is damaged or truncated.")
         }

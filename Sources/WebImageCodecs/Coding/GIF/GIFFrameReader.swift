@@ -13,6 +13,9 @@ struct GIFFrames {
     var partialFirstFrame: Bitmap?
     /// Why reading stopped before the trailer (damage or truncation), if it did.
     var stopReason: String?
+    /// Set when reading stopped at a sub-image outside what the decoder supports (rather than
+    /// damaged): the error to give when no frame came before it.
+    var unsupported: WebImageError?
 }
 
 /// Walks a GIF record by record (descriptors, extensions, raster rows) with giflib's low-level
@@ -59,13 +62,7 @@ struct GIFFrameReader {
             }
             switch type {
             case IMAGE_DESC_RECORD_TYPE:
-                guard DGifGetImageDesc(file) == GIF_OK else {
-                    result.stopReason = reader.lastError
-                    break records
-                }
-                try limits.checkAnimation(canvasSize, frames: result.frames.count + 1, format: .gif)
-                switch try readImage(file, canvas: &canvas, control: control) {
-                case .complete:
+                func finishSubImage() {
                     let index = subImages
                     subImages += 1
                     if let endsFrame, index < endsFrame.count, !endsFrame[index] {
@@ -74,6 +71,37 @@ struct GIFFrameReader {
                         pendingDelay = nil
                         result.frames.append((Resampler.resize(canvas.bitmap, to: targetSize), Int(control.DelayTime)))
                     }
+                }
+                // A sub-image with no pixels (zero width or height) draws nothing, so it is whole
+                // once its descriptor is read, even when the colour table or raster announced
+                // after it is missing (giflib would refuse it): it is skipped here.
+                var walker = GIFBlockWalker(bytes: bytes, offset: reader.offset)
+                if let (rect, packed) = walker.imageDescriptor(), rect.isEmpty {
+                    try limits.checkAnimation(canvasSize, frames: result.frames.count + 1, format: .gif)
+                    canvas.beginFrame(in: rect.clipped(toWidth: canvas.width, height: canvas.height),
+                                      disposal: control.DisposalMode)
+                    finishSubImage()
+                    control = Self.noControl
+                    guard walker.skipImageData(packed: packed) else {
+                        result.stopReason = "the data ends inside an empty sub-image's record"
+                        break records
+                    }
+                    reader.seek(to: walker.offset)
+                    continue records
+                }
+                if let unsupported = Self.unsupportedCodeSize(bytes, descriptorAt: reader.offset) {
+                    result.stopReason = unsupported.message
+                    result.unsupported = unsupported
+                    break records
+                }
+                guard DGifGetImageDesc(file) == GIF_OK else {
+                    result.stopReason = reader.lastError
+                    break records
+                }
+                try limits.checkAnimation(canvasSize, frames: result.frames.count + 1, format: .gif)
+                switch try readImage(file, canvas: &canvas, control: control) {
+                case .complete:
+                    finishSubImage()
                 case .failed(let rowsDrawn):
                     result.stopReason = reader.lastError
                     // The canvas now holds part of a sub-image: no complete frame to finish.
@@ -90,6 +118,8 @@ struct GIFFrameReader {
                     break records
                 }
             case TERMINATE_RECORD_TYPE:
+                // GIF's grammar allows a file with no image at all: its logical screen, empty.
+                if subImages == 0 { result.frames.append((Resampler.resize(canvas.bitmap, to: targetSize), 0)) }
                 break records
             default:
                 result.stopReason = "unknown record type"
@@ -102,6 +132,19 @@ struct GIFFrameReader {
             result.frames.append((Resampler.resize(canvas.bitmap, to: targetSize), pendingDelay))
         }
         return result
+    }
+
+    /// The refusal of a sub-image whose raster starts its LZW codes wider than GIF's 8-bit
+    /// pixels need: a minimum code size of 9 to 11 is a valid LZW stream (a few decoders read it),
+    /// but giflib refuses it, as Chrome does. Nil for any other record (larger sizes are damage,
+    /// which giflib reports).
+    static func unsupportedCodeSize(_ bytes: UnsafeRawBufferPointer, descriptorAt offset: Int) -> WebImageError? {
+        var walker = GIFBlockWalker(bytes: bytes, offset: offset)
+        guard let (_, packed) = walker.imageDescriptor(), let size = walker.codeSize(packed: packed),
+              (9...11).contains(size) else { return nil }
+        return WebImageError(.unsupportedFormat,
+            "The GIF's image data uses an LZW minimum code size of \(size); GIF's pixels need at most 8, "
+            + "and giflib (like Chrome) decodes only 2 to 8, so it is not supported.")
     }
 
     static let noControl = GraphicsControlBlock(

@@ -17,7 +17,8 @@ enum WebPDecoder {
         let displayedTarget = options.targetSize(for: orientation.turning(stored))
         let target = orientation.turning(displayedTarget)
         try checkLimits(features, target: target, options: options)
-        let bitmap = try decodePixels(bytes, size: stored, target: target, color: color)
+        let bitmap = try decodePixels(bytes, size: stored, target: target, color: color,
+                                      opaque: features.has_alpha == 0)
         return Image(bitmap: bitmap.applying(orientation), format: .webp, scale: options.scaleFactor,
                      decodeOptions: options, colorProfile: color.profile)
     }
@@ -52,8 +53,13 @@ enum WebPDecoder {
     /// Decodes the stored pixels of a `size` image, scaled by libwebp to `target`, converted by
     /// `color`. The file is fed to libwebp's incremental decoder a block at a time, so work asked
     /// to stop (``WorkCancellation``) ends between blocks.
+    ///
+    /// `opaque`: the file says it has no alpha (no VP8X alpha flag, no VP8L alpha hint), so every
+    /// pixel is shown opaque, as libwebp's own `dwebp` shows it. A lossless bitstream still
+    /// carries alpha values (a palette index past the palette's end decodes transparent).
     static func decodePixels(_ bytes: UnsafeBufferPointer<UInt8>, size: PixelSize,
-                             target: PixelSize, color: ColorManagement.Plan = .none) throws -> Bitmap {
+                             target: PixelSize, color: ColorManagement.Plan = .none,
+                             opaque: Bool = false) throws -> Bitmap {
         var config = WebPDecoderConfig()
         guard WebPInitDecoderConfig(&config) != 0 else {
             throw WebImageError.badData("libwebp rejected its decoder configuration (version mismatch).")
@@ -73,6 +79,9 @@ enum WebPDecoder {
             WebPFreeDecBuffer(&config.output)
             guard status == VP8_STATUS_OK else {
                 throw WebPBitstream.error(for: status, while: "decoding the \(size) image")
+            }
+            if opaque {
+                for alpha in stride(from: 3, to: buffer.count, by: 4) { buffer[alpha] = 255 }
             }
             color.apply(buffer)
         }
