@@ -354,88 +354,12 @@ final class ImagePipeline: Sendable {
         return try await refetch(job.source, maxBytes: maxBytes)
     }
 
-    /// Decodes the source at the size the request plans, processes it and encodes the result
-    /// (on a worker thread, in a slot).
-    private func encodedResult(of data: Data, _ parsed: ParsedImageURL, source: URL, format: ImageFormat?,
-                               negotiated: Bool) throws -> (data: Data, format: ImageFormat) {
-        let started = ContinuousClock.now
-        let decoder = PlannedSourceDecoder(coders: coders, options: parsed.options, limits: limits(for: parsed.options))
-        let decoded: (image: Image, plan: JobPlan)
-        do {
-            decoded = try decoder.decode(data)
-        } catch let error as WebImageError {
-            throw ServerError(error, source: source.absoluteString)
-        }
-        let decodedAt = ContinuousClock.now
-        metrics.record(.decode, decodedAt - started)
-        try WorkCancellation.checkCurrent()
-        let processed = try ImageProcessor.process(decoded.image, plan: decoded.plan)
-        let transformed = ContinuousClock.now
-        metrics.record(.transform, transformed - decodedAt)
-        try WorkCancellation.checkCurrent()
-        let output = outputFormat(format, for: processed, negotiated: negotiated)
-        var encodeOptions = EncodeOptions(compressionQuality: Double(quality(for: output, options: parsed.options)) / 100)
-        encodeOptions.firstFrameOnly = !processed.isAnimated || !output.isAnimatable
-        encodeOptions.encoderProcess = configuration.encoderProcess
-        if let background = parsed.options.background { encodeOptions.backgroundColor = background }
-        let encoded: Data
-        do {
-            encoded = try coders.encode(processed, as: output, options: encodeOptions)
-        } catch let error as WebImageError {
-            throw ServerError(status: 422, name: "encoding_failed", message: error.message)
-        }
-        metrics.record(.encode, ContinuousClock.now - transformed)
-        return (encoded, output)
-    }
-
-    /// The server's limits on one request's work, tightened by the URL's `msr`.
-    func limits(for options: ProcessingOptions) -> JobLimits {
-        JobLimits(maxSourcePixels: configuration.maxSourceResolution, maxResultDimension: configuration.maxResultDimension,
-                  maxFrames: configuration.maxAnimationFrames, urlMegapixels: options.maxSourceResolution)
-    }
-
     /// Whether `source` is a `local:` file.
     static func isLocal(_ source: URL) -> Bool { source.scheme?.lowercased() == "local" }
-
-    /// The format picked from `Accept` when the URL names none (imgproxy's order: AVIF, then
-    /// WebP), if the server was told to negotiate.
-    private func negotiatedFormat(accept: String?) -> ImageFormat? {
-        guard let accept, configuration.autoAVIF || configuration.autoWebP else { return nil }
-        let accepted = AcceptHeader(accept)
-        if configuration.autoAVIF, accepted.accepts("image/avif"), coders.canEncode(to: .avif) { return .avif }
-        if configuration.autoWebP, accepted.accepts("image/webp") { return .webp }
-        return nil
-    }
-
-    private func outputFormat(_ asked: ImageFormat?, for image: Image, negotiated: Bool) -> ImageFormat {
-        // AVIF is offered for still results only; an animation keeps its own format.
-        if negotiated, asked == .avif, image.isAnimated { return outputFormat(nil, for: image, negotiated: false) }
-        if let asked, coders.canEncode(to: asked) { return asked == .apng ? .png : asked }
-        if [.jpeg, .png, .webp, .gif].contains(image.format) { return image.format }
-        // An animated PNG stays animated: the PNG encoder writes APNG for several frames. A
-        // rasterised SVG has an alpha channel, as its drawing surface does.
-        if image.format == .apng || image.format == .svg { return .png }
-        return image.hasAlpha ? .png : .jpeg
-    }
-
-    private func quality(for format: ImageFormat, options: ProcessingOptions) -> Int {
-        if options.quality > 0 { return options.quality }
-        if let quality = options.formatQuality[format], quality > 0 { return quality }
-        switch format {
-        case .webp: return 79
-        case .avif: return 63
-        default: return configuration.defaultQuality
-        }
-    }
 
     /// The last path element of the source without its extension, or `image`.
     static func stem(of source: URL) -> String {
         let name = source.deletingPathExtension().lastPathComponent
         return name.isEmpty || name == "/" ? "image" : name
     }
-}
-
-extension ImageFormat {
-    /// Whether the server's encoder for this format keeps several frames.
-    var isAnimatable: Bool { self == .gif || self == .webp || self == .png || self == .apng }
 }

@@ -1,0 +1,42 @@
+import Foundation
+import WebImage
+
+/// The result's format and quality: what the URL asks for, else what the client's `Accept`
+/// allows when the server negotiates, else the source's own format where browsers show it.
+extension ImagePipeline {
+    /// The format picked from `Accept` when the URL names none (imgproxy's order: AVIF, then
+    /// WebP), if the server was told to negotiate.
+    func negotiatedFormat(accept: String?) -> ImageFormat? {
+        guard let accept, configuration.autoAVIF || configuration.autoWebP else { return nil }
+        let accepted = AcceptHeader(accept)
+        if configuration.autoAVIF, accepted.accepts("image/avif"), coders.canEncode(to: .avif) { return .avif }
+        if configuration.autoWebP, accepted.accepts("image/webp") { return .webp }
+        return nil
+    }
+
+    func outputFormat(_ asked: ImageFormat?, for image: Image, negotiated: Bool) -> ImageFormat {
+        // AVIF is offered for still results only; an animation keeps its own format.
+        if negotiated, asked == .avif, image.isAnimated { return outputFormat(nil, for: image, negotiated: false) }
+        if let asked, coders.canEncode(to: asked) { return asked == .apng ? .png : asked }
+        if [.jpeg, .png, .webp, .gif].contains(image.format) { return image.format }
+        // An animated PNG stays animated: the PNG encoder writes APNG for several frames. A
+        // rasterised SVG has an alpha channel, as its drawing surface does.
+        if image.format == .apng || image.format == .svg { return .png }
+        return image.hasAlpha ? .png : .jpeg
+    }
+
+    func quality(for format: ImageFormat, options: ProcessingOptions) -> Int {
+        if options.quality > 0 { return options.quality }
+        if let quality = options.formatQuality[format], quality > 0 { return quality }
+        switch format {
+        case .webp: return 79
+        case .avif: return 63
+        default: return configuration.defaultQuality
+        }
+    }
+}
+
+extension ImageFormat {
+    /// Whether the server's encoder for this format keeps several frames.
+    var isAnimatable: Bool { self == .gif || self == .webp || self == .png || self == .apng }
+}
