@@ -29,9 +29,9 @@ final class StopSignals: Sendable {
 
 /// Dispatch signal sources for some signals (ignored by default, so they no longer end the
 /// process), calling back with the number of signals delivered since the last call.
+/// `@unchecked Sendable` with no lock: `sources` is set once in `init` and never mutated, and a
+/// DispatchSource's `cancel()` is safe from any thread.
 private final class SignalSources: @unchecked Sendable {
-    // No lock: the array is set once in init and never mutated; a DispatchSource's cancel() is
-    // safe from any thread.
     private let sources: [any DispatchSourceSignal]
 
     init(_ signals: [Int32], onSignals: @escaping @Sendable (Int) -> Void) {
