@@ -30,7 +30,7 @@ struct ServerProcessTests {
             let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
             let request = HTTPClientRequest(
                 url: "http://127.0.0.1:\(port)/insecure/w:100/plain/http://127.0.0.1:\(origin.port)/slow.jpg")
-            async let inFlight = client.execute(request, timeout: .seconds(60))
+            async let inFlight = client.execute(request, timeout: .seconds(Int64(TestTimeout.seconds)))
             // The source is being fetched (and held at the origin) when the server is told to stop.
             await origin.waitForRequest("/slow.jpg")
             child.send(SIGTERM)
@@ -77,7 +77,7 @@ struct ServerProcessTests {
             let client = HTTPClient(eventLoopGroupProvider: .singleton)
             let response = try await client.execute(
                 HTTPClientRequest(url: "http://127.0.0.1:\(port)/insecure/w:50/plain/http://127.0.0.1:\(origin.port)/photo.jpg"),
-                timeout: .seconds(60))
+                timeout: .seconds(Int64(TestTimeout.seconds)))
             #expect(response.status.code == 200)
             let id = try #require(response.headers.first(name: "X-Request-ID"))
             try await client.shutdown()

@@ -31,7 +31,7 @@ struct ServerStopTests {
             let client = HTTPClient(eventLoopGroupProvider: .singleton)
             let response = try await client.execute(
                 HTTPClientRequest(url: "http://127.0.0.1:\(port)/insecure/w:50/plain/http://127.0.0.1:\(origin.port)/photo.jpg"),
-                timeout: .seconds(60))
+                timeout: .seconds(Int64(TestTimeout.seconds)))
             #expect(response.status.code == 200)
             try await client.shutdown()
             let entries = try FileManager.default.contentsOfDirectory(atPath: temporary.path)

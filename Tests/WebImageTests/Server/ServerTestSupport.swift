@@ -39,7 +39,7 @@ struct ServerHarness: Sendable {
         var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)\(path)")
         request.method = method
         for (name, value) in headers { request.headers.add(name: name, value: value) }
-        let response = try await client.execute(request, timeout: .seconds(60))
+        let response = try await client.execute(request, timeout: .seconds(Int64(TestTimeout.seconds)))
         var body = Data()
         for try await chunk in response.body { body.append(contentsOf: chunk.readableBytesView) }
         return ServerReply(status: Int(response.status.code),
@@ -68,8 +68,8 @@ func withImageServer<T: Sendable>(_ configuration: ServerConfiguration = ServerC
     }))
     // Enough connections for a test's whole burst (AsyncHTTPClient's default is 8 per host, and a
     // request waiting for one fails after the connect timeout on a loaded machine).
-    var clientConfiguration = HTTPClient.Configuration(timeout: .init(connect: .seconds(60)))
-    clientConfiguration.connectionPool = .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: 64)
+    var clientConfiguration = HTTPClient.Configuration(timeout: .init(connect: .seconds(Int64(TestTimeout.seconds))))
+    clientConfiguration.connectionPool = .init(idleTimeout: .seconds(Int64(TestTimeout.seconds)), concurrentHTTP1ConnectionsPerHostSoftLimit: 64)
     let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: clientConfiguration)
     return try await withThrowingTaskGroup(of: Void.self) { tasks in
         tasks.addTask { try await group.run() }
@@ -94,6 +94,10 @@ func loopbackServerConfiguration(_ adjust: (inout ServerConfiguration) -> Void =
     var configuration = ServerConfiguration()
     configuration.allowPrivateSources = true
     configuration.sourceRetries = 0
+    // A loaded parallel run can keep the cooperative pool busy longer than the defaults allow;
+    // tests of these limits set their own.
+    configuration.sourceTimeout = TestTimeout.download
+    configuration.requestTimeout = TestTimeout.seconds
     adjust(&configuration)
     return configuration
 }

@@ -40,10 +40,11 @@ final class RedisTestServer: Sendable {
     /// A configuration for a client of this server.
     func configuration(_ adjust: (inout RedisConfiguration) -> Void = { _ in }) -> RedisConfiguration {
         var configuration = RedisConfiguration(host: "127.0.0.1", port: port)
-        // Generous for a 2-core test machine saturated by compiles (a reply there has taken over
-        // 2 s); only an upper bound, so passing runs are no slower. The timeout tests set their own.
-        configuration.connectTimeoutMilliseconds = 15_000
-        configuration.operationTimeoutMilliseconds = 15_000
+        // A parallel run on two cores can hold a reply back for most of the run (see
+        // ``TestTimeout``); only an upper bound, so passing runs are no slower. The timeout tests
+        // set their own.
+        configuration.connectTimeoutMilliseconds = Int(TestTimeout.seconds * 1000)
+        configuration.operationTimeoutMilliseconds = Int(TestTimeout.seconds * 1000)
         adjust(&configuration)
         return configuration
     }
