@@ -56,6 +56,9 @@ let package = Package(
         .systemLibrary(name: "CLCMS2", pkgConfig: "lcms2", providers: [.apt(["liblcms2-dev"])]),
         // The per-pixel loop of the matrix/TRC colour conversion, in plain portable C.
         .target(name: "CMatrixShaper"),
+        // The per-pixel loops of resizing: portable C, and AVX2+FMA chosen at run time where the
+        // processor has them.
+        .target(name: "CResample"),
         // A JPEG decode that reports finished rows as it goes (libjpeg-turbo's scanline API),
         // for colour conversion beside the decode; C because libjpeg reports errors by longjmp.
         .target(name: "CJPEGRows", linkerSettings: [.linkedLibrary("jpeg")]),
@@ -63,7 +66,7 @@ let package = Package(
         // thumbnail and transform; names nothing of the layers above.
         .target(
             name: "WebImageCodecs",
-            dependencies: ["CTurboJPEG", "CSPNG", "CWebP", "CGIF", "CRSVG", "CLCMS2", "CMatrixShaper", "CJPEGRows", "CAVIF", "CHEIF", "CJXL", "CTIFF", "CGdkPixbuf"]
+            dependencies: ["CTurboJPEG", "CSPNG", "CWebP", "CGIF", "CRSVG", "CLCMS2", "CMatrixShaper", "CResample", "CJPEGRows", "CAVIF", "CHEIF", "CJXL", "CTIFF", "CGdkPixbuf"]
         ),
         // The load layer: the request vocabulary (options, context, validators, the stage
         // protocols), the caches and the loaders.

@@ -24,7 +24,7 @@ ALL_TARGETS=("${CODEC_TARGETS[@]}" filename request)
 targets=("$@")
 [ ${#targets[@]} -eq 0 ] && targets=("${ALL_TARGETS[@]}" seeds)
 
-C_MODULES=(-I Sources/CTurboJPEG -I Sources/CSPNG -I Sources/CWebP -I Sources/CGIF -I Sources/CRSVG -I Sources/CLCMS2 -I Sources/CMatrixShaper/include -I Sources/CJPEGRows/include -I Sources/CAVIF -I Sources/CHEIF -I Sources/CJXL -I Sources/CTIFF -I Sources/CGdkPixbuf)
+C_MODULES=(-I Sources/CTurboJPEG -I Sources/CSPNG -I Sources/CWebP -I Sources/CGIF -I Sources/CRSVG -I Sources/CLCMS2 -I Sources/CMatrixShaper/include -I Sources/CResample/include -I Sources/CJPEGRows/include -I Sources/CAVIF -I Sources/CHEIF -I Sources/CJXL -I Sources/CTIFF -I Sources/CGdkPixbuf)
 C_LIBS=(-lturbojpeg -ljpeg -lspng -lwebp -lwebpdemux -lwebpmux -lgif -llcms2 -lavif -lheif -ljxl -ltiff)
 # Libraries whose headers live in their own folders (librsvg's and gdk-pixbuf's need glib's, librsvg's cairo's): their
 # pkg-config include paths go to clang, their libraries to the linker.
@@ -34,8 +34,8 @@ for package in librsvg-2.0 gdk-pixbuf-2.0; do
   C_LIBS+=("${libs[@]}")
 done
 mapfile -t LIBRARY_SOURCES < <(find Sources/WebImageCodecs -name '*.swift' | sort)
-# The image layer's own C (CMatrixShaper, CJPEGRows), compiled into the same archive.
-mapfile -t LIBRARY_C_SOURCES < <(find Sources/CMatrixShaper Sources/CJPEGRows -name '*.c' | sort)
+# The image layer's own C (CMatrixShaper, CResample, CJPEGRows), compiled into the same archive.
+mapfile -t LIBRARY_C_SOURCES < <(find Sources/CMatrixShaper Sources/CResample Sources/CJPEGRows -name '*.c' | sort)
 SANITIZE=(-sanitize=fuzzer,address)
 
 # The library module, rebuilt only when a source is newer than the archive.
@@ -55,7 +55,7 @@ build_library() {
   local source object
   for source in "${LIBRARY_C_SOURCES[@]}"; do
     object=$dir/$(basename "$source" .c).o
-    "${CC:-clang}" -O2 ${csanitize:+"$csanitize"} -I Sources/CMatrixShaper/include -I Sources/CJPEGRows/include -c "$source" -o "$object"
+    "${CC:-clang}" -O2 ${csanitize:+"$csanitize"} -I Sources/CMatrixShaper/include -I Sources/CResample/include -I Sources/CJPEGRows/include -c "$source" -o "$object"
     ar rs "$partial" "$object"
   done
   # In place only once whole: an interrupted build leaves no archive that looks up to date.

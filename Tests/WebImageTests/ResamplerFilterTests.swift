@@ -97,12 +97,21 @@ struct ResamplerFilterTests {
         for (source, target) in cases {
             for alpha in [false, true] {
                 let bitmap = Self.pattern(width: source.width, height: source.height, alpha: alpha)
-                let result = Resampler.resize(bitmap, to: target, filter: filter)
-                #expect(result.size == target)
-                let off = Self.worst(result.pixels, Self.reference(bitmap, to: target, filter: filter))
-                #expect(off <= 1, "\(filter) \(source) → \(target), alpha \(alpha): off by \(off)")
+                let reference = Self.reference(bitmap, to: target, filter: filter)
+                // The kernels this processor runs, then the portable C other processors run.
+                for portable in [false, true] {
+                    let result = Self.resize(bitmap, to: target, filter: filter, portable: portable)
+                    #expect(result.size == target)
+                    let off = Self.worst(result.pixels, reference)
+                    #expect(off <= 1, "\(filter) \(source) → \(target), alpha \(alpha), portable \(portable): off by \(off)")
+                }
             }
         }
+    }
+
+    static func resize(_ bitmap: Bitmap, to size: PixelSize, filter: ResamplingFilter, portable: Bool) -> Bitmap {
+        Resampler.resize(bitmap, window: .init(x: 0, y: 0, width: Double(bitmap.width), height: Double(bitmap.height)),
+                         to: size, filter: filter, portable: portable)
     }
 
     @Test func lanczos3IsTheDefault() {
@@ -181,8 +190,10 @@ struct ResamplerFilterTests {
     @Test func aRingSmallerThanTheFilterGivesTheSamePixels() {
         let bitmap = Self.pattern(width: 3, height: 40, alpha: true)
         let target = PixelSize(width: Resampler.ringBudget / 3, height: 1)
-        let result = Resampler.resize(bitmap, to: target, filter: .lanczos3)
         let reference = Self.reference(bitmap, to: target, filter: .lanczos3)
-        #expect(Self.worst(result.pixels, reference) <= 1)
+        for portable in [false, true] {
+            let result = Self.resize(bitmap, to: target, filter: .lanczos3, portable: portable)
+            #expect(Self.worst(result.pixels, reference) <= 1, "portable \(portable)")
+        }
     }
 }

@@ -1,3 +1,5 @@
+import CResample
+
 /// High-quality resizing of RGBA bitmaps.
 ///
 /// Each axis is resampled with a ``ResamplingFilter`` (lanczos3 unless asked otherwise): rows,
@@ -33,10 +35,10 @@ public enum Resampler {
 
     /// The `window` part of `bitmap` scaled to exactly `size` (used for aspect-fill crops).
     static func resize(_ bitmap: Bitmap, window: Window, to size: PixelSize, opaque: Bool = false,
-                       filter: ResamplingFilter = .default) -> Bitmap {
+                       filter: ResamplingFilter = .default, portable: Bool = false) -> Bitmap {
         bitmap.withUnsafeBytes { bytes in
             resize(PixelRows(bytes, width: bitmap.width, height: bitmap.height), window: window, to: size,
-                   opaque: opaque, filter: filter)
+                   opaque: opaque, filter: filter, portable: portable)
         }
     }
 
@@ -47,60 +49,76 @@ public enum Resampler {
     /// are in it: the intermediate image is never held whole, so a resize touches no memory
     /// besides its result and a few kilobytes (fresh pages are dear, see ``BitmapMemory``). A ring
     /// that would pass ``ringBudget`` (a very wide result from very many source rows) is made
-    /// smaller: rows that fall out of it are resampled again when a later row needs them.
+    /// smaller: a destination row is then summed a ring's worth of source rows at a time, and
+    /// rows that fall out of the ring are resampled again when a later row needs them. The loops
+    /// over pixels are CResample's: its fastest for the processor, or its portable C when
+    /// `portable` is set.
     static func resize(_ source: PixelRows, window: Window, to size: PixelSize, opaque: Bool = false,
-                       filter: ResamplingFilter = .default) -> Bitmap {
+                       filter: ResamplingFilter = .default, portable: Bool = false) -> Bitmap {
         precondition(!size.isEmpty && window.width > 0 && window.height > 0, "empty resize")
-        let alpha = !opaque && source.hasAlpha
+        let alpha: Int32 = !opaque && source.hasAlpha ? 1 : 0, kernels: Int32 = portable ? 1 : 0
         let xTaps = Taps(source: source.width, start: window.x, length: window.width, count: size.width, filter: filter)
         let yTaps = Taps(source: source.height, start: window.y, length: window.height, count: size.height, filter: filter)
         let srcStride = source.bytesPerRow, dstW = size.width, dstH = size.height
         let ringRows = max(1, min((yTaps.counts.max() ?? 1) + 1, ringBudget / dstW))
-        var ring = [SIMD4<Float>](repeating: .zero, count: ringRows * dstW)
+        var ring = [Float](repeating: 0, count: ringRows * dstW * 4)
         var ringSource = [Int](repeating: -1, count: ringRows)
-        var sumRow = [SIMD4<Float>](repeating: .zero, count: dstW)
-        var scratchRow = [SIMD4<Float>](repeating: .zero, count: source.width)
+        var rowPointers = [UnsafePointer<Float>?](repeating: nil, count: ringRows)
+        // Only a ring smaller than a row's taps sums in parts.
+        var sumRow = [Float](repeating: 0, count: (yTaps.counts.max() ?? 1) > ringRows ? dstW * 4 : 0)
+        // Every destination column reads the same number of taps (zero weights pad the short ones),
+        // so the horizontal loop never branches on a column's count; the scratch row has zeros
+        // past the source's last column for the padding to read.
+        let xTapWidth = ((xTaps.counts.max() ?? 1) + 1) & ~1
+        var scratchRow = [Float](repeating: 0, count: (source.width + xTapWidth) * 4)
+        let xWeights4 = xTaps.paddedWeights(width: xTapWidth, lanes: 4)
         let columns = xTaps.span
 
         return ring.withUnsafeMutableBufferPointer { ring in
           sumRow.withUnsafeMutableBufferPointer { sum in
            scratchRow.withUnsafeMutableBufferPointer { scratch in
-            xTaps.withTables { xFirst, xCounts, xOffsets, xWeights in
+            rowPointers.withUnsafeMutableBufferPointer { rows in
+             xWeights4.withUnsafeBufferPointer { xWeights4 in
+             xTaps.first.withUnsafeBufferPointer { xFirst in
                 yTaps.withTables { yFirst, yCounts, yOffsets, yWeights in
-                    Bitmap(width: dstW, height: dstH) { out in
+                    /// Source row `sourceRow` resampled horizontally into its ring slot unless it
+                    /// is there already; the slot's floats.
+                    func ringRow(_ sourceRow: Int) -> UnsafePointer<Float> {
+                        let slot = sourceRow % ringRows
+                        let start = ring.baseAddress! + slot &* dstW &* 4
+                        if ringSource[slot] != sourceRow {
+                            ringSource[slot] = sourceRow
+                            webimage_resample_horizontal(source.base + sourceRow &* srcStride, scratch.baseAddress!,
+                                                         columns.lowerBound, columns.upperBound, alpha,
+                                                         xFirst.baseAddress!, xTapWidth, xWeights4.baseAddress!, dstW, start, kernels)
+                        }
+                        return UnsafePointer(start)
+                    }
+                    return Bitmap(width: dstW, height: dstH) { out in
                         for y in 0..<dstH {
                             // Work asked to stop ends at a block of rows (its caller drops it).
                             if y & 31 == 0, WorkCancellation.isCurrentCancelled { break }
-                            let rowStart = yFirst[y], tapCount = yCounts[y], base = yOffsets[y]
-                            // Vertical pass: each source row this destination row needs, resampled
-                            // horizontally into the ring unless it is there already, weighted into
-                            // `sum`; then un-premultiplied and rounded into the RGBA8 result.
-                            for x in 0..<dstW { sum[x] = .zero }
-                            for t in 0..<tapCount {
-                                let sourceRow = rowStart &+ t, slot = sourceRow % ringRows
-                                let ringRow = ring.baseAddress! + slot &* dstW
-                                if ringSource[slot] != sourceRow {
-                                    ringSource[slot] = sourceRow
-                                    horizontal(source.base + sourceRow &* srcStride, scratch: scratch.baseAddress!,
-                                               columns: columns,
-                                               into: UnsafeMutableBufferPointer(start: ringRow, count: dstW), alpha: alpha,
-                                               first: xFirst, counts: xCounts, offsets: xOffsets, weights: xWeights)
-                                }
-                                let w = yWeights[base &+ t]
-                                for x in 0..<dstW { sum[x] += ringRow[x] * w }
-                            }
+                            let rowStart = yFirst[y], tapCount = yCounts[y], weights = yWeights.baseAddress! + yOffsets[y]
                             let outRow = out.baseAddress! + y &* dstW &* 4
-                            for x in 0..<dstW {
-                                var value = sum[x]
-                                if alpha {
-                                    let scale: Float = value.w > 0.001 ? 255 / value.w : 0
-                                    value = SIMD4(value.x * scale, value.y * scale, value.z * scale, value.w)
-                                }
-                                UnsafeMutableRawPointer(outRow + x &* 4).storeBytes(of: bytes(value), as: SIMD4<UInt8>.self)
+                            if tapCount <= ringRows {
+                                for t in 0..<tapCount { rows[t] = ringRow(rowStart &+ t) }
+                                webimage_resample_vertical(rows.baseAddress!, weights, tapCount, dstW, alpha, outRow, kernels)
+                                continue
                             }
+                            var done = 0
+                            while done < tapCount {
+                                let part = min(ringRows, tapCount - done)
+                                for t in 0..<part { rows[t] = ringRow(rowStart &+ done &+ t) }
+                                webimage_resample_vertical_sum(rows.baseAddress!, weights + done, part, dstW &* 4,
+                                                               done > 0 ? 1 : 0, sum.baseAddress!, kernels)
+                                done += part
+                            }
+                            webimage_resample_store(sum.baseAddress!, dstW, alpha, outRow, kernels)
                         }
                     }
                 }
+             }
+             }
             }
            }
           }
@@ -110,54 +128,8 @@ public enum Resampler {
     /// The most float pixels the ring of horizontally resampled rows holds (4 MiB).
     static let ringBudget = 1 << 18
 
-    /// One source row (its first byte at `src`) resampled horizontally into `into`. The pixels
-    /// the taps read (`columns`) are made floats once each in `scratch` (indexed by column),
-    /// premultiplied by alpha when the image has alpha, so each tap is one multiply-add of vectors.
-    @inline(__always)
-    private static func horizontal(_ src: UnsafePointer<UInt8>, scratch: UnsafeMutablePointer<SIMD4<Float>>,
-                                   columns: Range<Int>, into out: UnsafeMutableBufferPointer<SIMD4<Float>>,
-                                   alpha: Bool, first: UnsafeBufferPointer<Int>, counts: UnsafeBufferPointer<Int>,
-                                   offsets: UnsafeBufferPointer<Int>, weights: UnsafeBufferPointer<Float>) {
-        if alpha {
-            for c in columns {
-                let i = c &* 4
-                let a = Float(src[i &+ 3]), f = a * (1 / 255)
-                scratch[c] = SIMD4(Float(src[i]) * f, Float(src[i &+ 1]) * f, Float(src[i &+ 2]) * f, a)
-            }
-        } else {
-            for c in columns {
-                let i = c &* 4
-                scratch[c] = SIMD4(Float(src[i]), Float(src[i &+ 1]), Float(src[i &+ 2]), Float(src[i &+ 3]))
-            }
-        }
-        for x in 0..<out.count {
-            var sum = SIMD4<Float>.zero
-            let pixels = scratch + first[x], w = weights.baseAddress! + offsets[x]
-            for t in 0..<counts[x] { sum += pixels[t] * w[t] }
-            out[x] = sum
-        }
-    }
-
     @inline(__always)
     static func clamp8(_ v: Float) -> UInt8 {
         v <= 0 ? 0 : (v >= 255 ? 255 : UInt8(v + 0.5))
-    }
-
-    /// Each lane of `v` rounded half up and clamped to 0...255: the bytes `UInt8` makes of
-    /// `(v + 0.5).clamped(lowerBound: 0, upperBound: 255)` (a NaN, never produced here, gives 0),
-    /// in vector operations only. The SIMD `clamped` and `UInt8(_:)` go lane by lane through
-    /// NaN-aware compares and checked conversions, several times the cost of the filtering.
-    ///
-    /// Adding 2²³ to a float in 0...255 leaves its integer part, rounded to nearest, in the low
-    /// bits; one less where that rounded up gives the truncation `UInt8(_:)` makes.
-    @inline(__always)
-    static func bytes(_ v: SIMD4<Float>) -> SIMD4<UInt8> {
-        let magic = SIMD4<Float>(repeating: 8_388_608)
-        var c = v + 0.5
-        c = c.replacing(with: 0, where: .!(c .>= 0))
-        c = c.replacing(with: 255, where: c .> 255)
-        var whole = (c + magic) - magic
-        whole = whole.replacing(with: whole - 1, where: whole .> c)
-        return SIMD4<UInt8>(truncatingIfNeeded: unsafeBitCast(whole + magic, to: SIMD4<UInt32>.self))
     }
 }

@@ -84,6 +84,20 @@ extension Resampler {
             for k in from..<to { weights.append(Float(kept[k] / total)) }
         }
 
+        /// The weights as a table of `width` (at least the largest count) per destination index,
+        /// zeros after each index's own, every weight repeated `lanes` times.
+        func paddedWeights(width: Int, lanes: Int) -> [Float] {
+            var table = [Float](repeating: 0, count: counts.count * width * lanes)
+            for index in counts.indices {
+                let row = index * width * lanes
+                for t in 0..<counts[index] {
+                    let weight = weights[offsets[index] + t], at = row + t * lanes
+                    for lane in 0..<lanes { table[at + lane] = weight }
+                }
+            }
+            return table
+        }
+
         private static func clamped(_ index: Int, _ source: Int) -> Int { min(max(index, 0), source - 1) }
 
         func withTables<R>(_ body: (UnsafeBufferPointer<Int>, UnsafeBufferPointer<Int>,
