@@ -7,7 +7,9 @@
 #   3. pipeline: the harness's run_all.sh with `webimage bench` as the subject (cold, warm-disk,
 #      warm-memory, 256-px thumbnails; the Python peer and the ceiling in the same table), then
 #      the steady state and cold loads with and without the disk writes (--memory-only);
-#   4. memory hits: package-benchmark micro benchmarks (MemoryCache, ImageManager completion and
+#   4. thumbnails: the server's resize quality (SSIM) beside libvips, what lanczos3 costs against
+#      the area filter, what a smart crop costs against a centre one (Benchmarks/serve/quality.sh);
+#   5. memory hits: package-benchmark micro benchmarks (MemoryCache, ImageManager completion and
 #      async APIs), unless --no-micro.
 #
 #   Benchmarks/run.sh [--quick] [--repeat N] [--harness DIR] [--data DIR] [--no-micro] [--no-pipeline]
@@ -181,6 +183,10 @@ PY
     fi
     rm -rf "$plain"
 fi
+
+echo
+echo "== Thumbnail quality and cost (Benchmarks/serve/quality.sh: SSIM beside libvips, lanczos3 vs area, g:sm vs centre)"
+WEBIMAGE="$bin" "$ROOT/Benchmarks/serve/quality.sh" "$harness" "$data" "$repeat" || echo "(some quality steps failed; see above)"
 
 if [ "$micro" = 1 ]; then
     echo
