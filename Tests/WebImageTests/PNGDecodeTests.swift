@@ -102,6 +102,14 @@ struct PNGDecodeTests {
         #expect(try decode(PNGFixtures.interlacedPNG(source)).bitmap == source)
     }
 
+    /// Images so small that the last Adam7 passes are empty: 1×1 (PngSuite's `s01i3p01`) up to
+    /// sizes where every pass has pixels.
+    @Test(arguments: [(1, 1), (1, 2), (2, 1), (3, 3), (8, 1), (1, 5), (5, 5), (8, 8)])
+    func tinyInterlacedImagesDecodeWhole(width: Int, height: Int) throws {
+        let source = TestBitmaps.gradient(width: width, height: height)
+        #expect(try decode(PNGFixtures.interlacedPNG(source)).bitmap == source)
+    }
+
     @Test func thumbnailSizes() throws {
         let data = PNGFixtures.png(width: 100, height: 200, rows: PNGFixtures.rows(of: TestBitmaps.quadrants(width: 100, height: 200)))
         let thumb = try decode(data, DecodeOptions(thumbnailPixelSize: PixelSize(width: 150, height: 150)))

@@ -67,7 +67,11 @@ enum PNGDecoder {
             if visited & 63 == 0, WorkCancellation.isCurrentCancelled {
                 throw WebImageError(.cancelled, "The PNG decode was cancelled.")
             }
-            try ctx.check(spng_get_row_info(ctx.raw, &info), "locating row \(visited)")
+            let located = spng_get_row_info(ctx.raw, &info)
+            // The last row can end the image without a return of its own when the Adam7 passes
+            // after it are empty (a tiny interlaced image, such as one pixel tall).
+            if located == Int32(SPNG_EOI.rawValue) { return }
+            try ctx.check(located, "locating row \(visited)")
             guard Int(info.row_num) < height else {
                 throw WebImageError.badData("The PNG decoder reported row \(info.row_num) of \(height).")
             }
