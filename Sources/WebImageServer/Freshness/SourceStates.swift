@@ -31,7 +31,8 @@ final class SourceStates: Sendable {
     let now: @Sendable () -> Int64
     /// Records on this instance's disk (without the shared tier; with a cache directory only).
     let disk: DiskCache?
-    /// Drops this instance's cached bytes of a source whose record changed or went elsewhere.
+    /// Drops this instance's cached bytes of a source, and its results in memory, when its record
+    /// changed or went elsewhere.
     private let dropLocalBytes: @Sendable (String) -> Void
     private let entries = Mutex<[String: Entry]>([:])
     private let revalidating = Mutex<Set<String>>([])
@@ -56,6 +57,12 @@ final class SourceStates: Sendable {
             guard let entry = entries[source] else { return nil }
             return shared != nil && now >= entry.checkedAt + checkInterval ? nil : entry.record
         }
+    }
+
+    /// The record of `source` this instance knows, whether or not it is due for a check; nil when
+    /// there is none.
+    func known(_ source: String) -> SourceRecord? {
+        entries.withLock { $0[source]?.record }
     }
 
     /// The record of `source`, checked against the shared tier when due. A record another instance

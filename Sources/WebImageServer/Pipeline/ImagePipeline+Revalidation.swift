@@ -50,7 +50,7 @@ extension ImagePipeline {
             return .unchanged
         }
         await states.save(fresh, for: key)
-        results?.removeAll(madeFrom: source)
+        results?.removeAll(madeFrom: key)
         logger.info("source changed", metadata: ["source": "\(key)"])
         return .changed
     }
