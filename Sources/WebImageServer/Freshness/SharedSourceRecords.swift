@@ -20,16 +20,23 @@ struct SharedSourceRecords: Sendable {
         await store.lookup(forKey: source).map { $0.flatMap { try? JSONDecoder().decode(SourceRecord.self, from: $0.payload) } }
     }
 
-    /// Writes `record` for `source`. `onlyIfPresent` (a renewal) writes only over a record still
-    /// there, so a renewal that races a purge does not bring the purged source back.
-    func save(_ record: SourceRecord, of source: String, onlyIfPresent: Bool) async {
+    /// Writes `record` for `source`.
+    func save(_ record: SourceRecord, of source: String) async {
         guard let value = try? JSONEncoder().encode(record) else { return }
-        if onlyIfPresent {
-            await store.replace(value, forKey: source)
-        } else {
-            store.store(value, forKey: source)
-            await store.flush(forKey: source)
-        }
+        store.store(value, forKey: source)
+        await store.flush(forKey: source)
+    }
+
+    /// Writes `record` (a renewal) over the record of `source` only while that is of the same
+    /// version, and only over the one read here: a renewal that races a purge does not bring the
+    /// purged source back, and one that races another instance's record of a change does not
+    /// bring the old version back.
+    func renew(_ record: SourceRecord, of source: String) async {
+        guard case .success(let envelope?) = await store.lookup(forKey: source),
+              let stored = try? JSONDecoder().decode(SourceRecord.self, from: envelope.payload),
+              stored.identity == record.identity,
+              let value = try? JSONEncoder().encode(record) else { return }
+        _ = await store.replace(value, forKey: source, ifStillIs: envelope)
     }
 
     /// Removes the record of `source`.

@@ -99,7 +99,7 @@ final class SourceStates: Sendable {
     /// Keeps a new version of `source` here and in the shared tier.
     func save(_ record: SourceRecord, for source: String) async {
         keep(record, for: source, checkedAt: now())
-        await shared?.save(record, of: source, onlyIfPresent: false)
+        await shared?.save(record, of: source)
         await store(record, source)
     }
 
@@ -109,8 +109,9 @@ final class SourceStates: Sendable {
     }
 
     /// Keeps a renewed record of an unchanged source, where its version is still the one known:
-    /// here only if this instance still has it, in the shared tier only over a record still there
-    /// (neither brings back a source purged meanwhile).
+    /// here only if this instance still has it, in the shared tier only over a record of the same
+    /// version still there (neither brings back a source purged meanwhile, nor an old version
+    /// another instance saw change).
     func renew(_ record: SourceRecord, for source: String) async {
         let now = now()
         let kept = entries.withLock { entries in
@@ -119,7 +120,7 @@ final class SourceStates: Sendable {
             return true
         }
         if kept {
-            await shared?.save(record, of: source, onlyIfPresent: true)
+            await shared?.renew(record, of: source)
             await store(record, source)
         }
     }
