@@ -2,8 +2,9 @@ import Foundation
 import WebImageRedis
 
 /// ``SourceRecord``s in the shared tier, one small JSON value per source in the `source-records`
-/// namespace, so every instance sharing the Redis learns when a source changed or was purged; and
-/// a lease per new source, so instances that meet it at once record it once.
+/// namespace, so every instance sharing the Redis learns when a source changed or was purged; a
+/// lease per new source, so instances that meet it at once record it once; and a lease per
+/// revalidation, so instances that find a source stale at once ask its origin once.
 struct SharedSourceRecords: Sendable {
     let store: RedisStore
 
@@ -64,6 +65,12 @@ struct SharedSourceRecords: Sendable {
         case .lead(let lease): return .lead(lease)
         case .alone: return .alone
         }
+    }
+
+    /// The lease on revalidating `source`, living `milliseconds` unless released: nil inside while
+    /// another instance holds it (and revalidates); a failure when the tier did not answer.
+    func revalidationLease(of source: String, milliseconds: Int) async -> Result<RedisLease?, RedisError> {
+        await store.tryLease(forKey: "revalidation " + source, leaseMilliseconds: milliseconds)
     }
 
     func release(_ lease: RedisLease) {

@@ -12,12 +12,15 @@ enum RevalidationOutcome: String, Sendable {
     case gone
     /// No answer: tried again after the freshness floor.
     case failed
+    /// Another instance sharing the Redis holds the revalidation: its outcome reaches this one at
+    /// its next check of the shared record, and this one does not try again before then.
+    case elsewhere
 }
 
 /// The ``SourceRecord`` of every source this instance knows, checked against the shared tier's
 /// records (with one) at most every ``checkInterval`` seconds, else kept on this instance's disk
 /// (so results on disk are found again after a restart); and the
-/// revalidations in flight (one per source).
+/// revalidations in flight (one per source), with those another instance holds.
 final class SourceStates: Sendable {
     private struct Entry {
         var record: SourceRecord
@@ -35,7 +38,13 @@ final class SourceStates: Sendable {
     /// changed or went elsewhere.
     private let dropLocalBytes: @Sendable (String) -> Void
     private let entries = Mutex<[String: Entry]>([:])
-    private let revalidating = Mutex<Set<String>>([])
+    private struct Revalidations {
+        var inFlight: Set<String> = []
+        /// Sources another instance is revalidating, and until when (unix seconds) none starts here.
+        var deferred: [String: Int64] = [:]
+    }
+
+    private let revalidations = Mutex(Revalidations())
     private let observers = Mutex<[@Sendable (String, RevalidationOutcome) -> Void]>([])
     /// The most records kept; past it a quarter of them is dropped (and found again on use).
     static let capacity = 100_000
@@ -160,19 +169,35 @@ final class SourceStates: Sendable {
 
     // MARK: Revalidations
 
-    /// Claims the revalidation of `source`; false when one is already in flight.
+    /// Claims the revalidation of `source`; false when one is already in flight, or another
+    /// instance was found revalidating it less than a check interval ago.
     func beginRevalidation(_ source: String) -> Bool {
-        revalidating.withLock { $0.insert(source).inserted }
+        let now = now()
+        return revalidations.withLock { revalidations in
+            if let until = revalidations.deferred[source] {
+                guard now >= until else { return false }
+                revalidations.deferred[source] = nil
+            }
+            return revalidations.inFlight.insert(source).inserted
+        }
     }
 
-    /// Ends the revalidation of `source` and tells the observers how it went.
+    /// Ends the revalidation of `source` and tells the observers how it went. One another
+    /// instance holds (``RevalidationOutcome/elsewhere``) is not tried here again for a check
+    /// interval (at least a second).
     func endRevalidation(_ source: String, _ outcome: RevalidationOutcome) {
-        _ = revalidating.withLock { $0.remove(source) }
+        let until = now() + max(1, checkInterval)
+        revalidations.withLock { revalidations in
+            revalidations.inFlight.remove(source)
+            guard outcome == .elsewhere else { return }
+            if revalidations.deferred.count >= Self.capacity { revalidations.deferred.removeAll() }
+            revalidations.deferred[source] = until
+        }
         for observer in observers.withLock({ $0 }) { observer(source, outcome) }
     }
 
     /// Revalidations in flight.
-    var revalidationsInFlight: Int { revalidating.withLock { $0.count } }
+    var revalidationsInFlight: Int { revalidations.withLock { $0.inFlight.count } }
 
     /// Calls `body` after each revalidation ends, with the source and its outcome.
     func observeRevalidations(_ body: @escaping @Sendable (String, RevalidationOutcome) -> Void) {

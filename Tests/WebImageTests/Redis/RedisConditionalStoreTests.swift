@@ -113,6 +113,26 @@ struct RedisConditionalStoreTests {
         }
     }
 
+    @Test func aLeaseTriedForIsTakenByOneAndNeverWaitedFor() async throws {
+        try await withRedisServer { redis in
+            let client = RedisClient(configuration: redis.configuration())
+            defer { client.close() }
+            let store = RedisStore(client: client, namespace: "conditional")
+            let first = try await store.tryLease(forKey: "work", leaseMilliseconds: 600_000).get()
+            let lease = try #require(first, "free: taken")
+            let second = try await store.tryLease(forKey: "work", leaseMilliseconds: 600_000).get()
+            #expect(second == nil, "held: not taken, and no wait")
+            let other = try await store.tryLease(forKey: "other work", leaseMilliseconds: 600_000).get()
+            #expect(other != nil, "a lease per key")
+            store.release(lease)
+            await client.flush()
+            let third = try await store.tryLease(forKey: "work", leaseMilliseconds: 600_000).get()
+            #expect(third != nil, "released: taken again")
+            await redis.kill()
+            #expect(await store.tryLease(forKey: "work", leaseMilliseconds: 600_000).failureKind != nil)
+        }
+    }
+
     @Test func aDownOrSilentRedisIsAFailureNeverATrap() async throws {
         try await withRedisServer { redis in
             let client = RedisClient(configuration: redis.configuration {

@@ -105,6 +105,53 @@ struct ServerSharedFreshnessTests {
         }
     }
 
+    @Test func twoInstancesThatFindASourceStaleAtOnceAskItsOriginOnce() async throws {
+        try await withRedisServer { redis in
+            try await withTestOrigin { origin in
+                origin.setRoute("/once.jpg", version(wide, etag: "\"a\"", lastModified: Self.modified))
+                let clock = Watched<Int64>(7_000_000)
+                let sandboxes = [DiskCacheSandbox(), DiskCacheSandbox()]
+                defer { for sandbox in sandboxes { sandbox.remove() } }
+                let settings = sandboxes.map { sandbox in configuration(clock, redis) { $0.cacheDirectory = sandbox.root } }
+                let path = "/insecure/rs:fit:400:400/plain/http://127.0.0.1:\(origin.port)/once.jpg@png"
+                try await withImageServer(settings[0]) { a in
+                    try await withImageServer(settings[1]) { b in
+                        let made = try await a.get(path)
+                        await a.server.pipeline.shared!.client.flush()
+                        #expect(try await b.get(path).body == made.body)
+                        let (fromA, fromB) = (Watched<[RevalidationOutcome]>([]), Watched<[RevalidationOutcome]>([]))
+                        a.server.pipeline.states.observeRevalidations { _, outcome in fromA.update { $0.append(outcome) } }
+                        b.server.pipeline.states.observeRevalidations { _, outcome in fromB.update { $0.append(outcome) } }
+
+                        // The new image is held at the origin until the gate opens: A's
+                        // revalidation stays in flight while B finds the source stale too.
+                        let gate = TestGate()
+                        var changed = version(narrow, etag: "\"b\"", lastModified: Self.remodified)
+                        changed.mode = .gated(0, gate)
+                        origin.setRoute("/once.jpg", changed)
+                        clock.update { $0 += 101 }
+                        #expect(try await a.get(path).body == made.body)
+                        #expect(await origin.waitForRequest("/once.jpg", count: 2))
+                        #expect(try await b.get(path).body == made.body)
+                        #expect(await fromB.wait("B to find A revalidating") { $0 == [.elsewhere] })
+                        // Nor does B try again before its next check of the shared record.
+                        #expect(try await b.get(path).body == made.body)
+                        #expect(b.server.pipeline.states.revalidationsInFlight == 0)
+                        #expect(fromB.value == [.elsewhere])
+
+                        gate.open()
+                        #expect(await fromA.wait("A's revalidation") { $0 == [.changed] })
+                        clock.update { $0 += 1 }
+                        let changedOnB = try await b.get(path)
+                        #expect(try width(changedOnB, b) == 160, "B takes the change A found")
+                        #expect(origin.requestCount("/once.jpg") == 2, "A's first fetch and A's revalidation")
+                        #expect(origin.requests("/once.jpg").last?.header("If-None-Match") == "\"a\"")
+                    }
+                }
+            }
+        }
+    }
+
     /// The key `server`'s memory holds the result of `path` under, made from the version of
     /// `source` it knows now (the source's identity last).
     private func resultKey(_ path: String, source: String, _ server: ServerHarness) throws -> String {
