@@ -42,6 +42,26 @@ extension RedisStore {
     /// failure ends the wait (work alone).
     public func leaseOrValue(forKey key: String, leaseMilliseconds: Int = 10_000,
                              waitMilliseconds: Int = 5_000) async -> RedisSingleFlight {
+        switch await tryLease(forKey: key, leaseMilliseconds: leaseMilliseconds) {
+        case .success(let lease?):
+            return .lead(lease)
+        case .success(nil):
+            client.counters.count(.leaseWaited)
+            if let envelope = await awaitValue(forKey: key, waitMilliseconds: waitMilliseconds) {
+                client.counters.count(.leaseWaitHit)
+                return .found(envelope)
+            }
+            return .alone
+        case .failure:
+            return .alone
+        }
+    }
+
+    /// The lease on `key`'s work when no instance holds it (`SET … NX PX`), without waiting: nil
+    /// inside while another instance holds it, a failure when Redis did not answer. For work
+    /// nobody needs to wait for (a revalidation while the stale value is served): the other
+    /// instances skip it while one does it.
+    public func tryLease(forKey key: String, leaseMilliseconds: Int) async -> Result<RedisLease?, RedisError> {
         let lease = RedisLease(name: keys.lease(key), routingKey: keys.value(key), token: Self.makeToken())
         let reply = await client.command([Data("SET".utf8), lease.name, lease.token, Data("NX".utf8),
                                           Data("PX".utf8), Data(String(min(max(leaseMilliseconds, 1), Self.longestLease)).utf8)],
@@ -49,16 +69,15 @@ extension RedisStore {
         switch reply {
         case .success(.status):
             client.counters.count(.leaseTaken)
-            return .lead(lease)
+            return .success(lease)
         case .success(.null):
-            client.counters.count(.leaseWaited)
-            if let envelope = await awaitValue(lease: lease, waitMilliseconds: waitMilliseconds) {
-                client.counters.count(.leaseWaitHit)
-                return .found(envelope)
-            }
-            return .alone
-        default:
-            return .alone
+            return .success(nil)
+        case .success(.error(let message)):
+            return .failure(RedisError(.reply, message))
+        case .success:
+            return .failure(RedisError(.reply, "unexpected reply to SET NX"))
+        case .failure(let error):
+            return .failure(error)
         }
     }
 
@@ -74,14 +93,15 @@ extension RedisStore {
     static let longestLease = 86_400_000
 
     /// Polls for the value while the other holder's lease lives, at most `waitMilliseconds`.
-    private func awaitValue(lease: RedisLease, waitMilliseconds: Int) async -> RedisEnvelope? {
+    private func awaitValue(forKey key: String, waitMilliseconds: Int) async -> RedisEnvelope? {
+        let (value, lease) = (keys.value(key), keys.lease(key))
         let clock = ContinuousClock()
         let deadline = clock.now + .milliseconds(min(max(waitMilliseconds, 0), Self.longestLease))
         var interval = Duration.milliseconds(2)
         while clock.now < deadline {
             do { try await clock.sleep(for: min(interval, deadline - clock.now)) } catch { return nil }
             interval = min(interval * 2, .milliseconds(50))
-            let reply = await client.command([Data("MGET".utf8), lease.routingKey, lease.name], routingKey: lease.routingKey)
+            let reply = await client.command([Data("MGET".utf8), value, lease], routingKey: value)
             switch reply {
             case .success(.array(let parts)) where parts.count == 2:
                 if case .data(let frame) = parts[0] {

@@ -2,8 +2,9 @@ import Foundation
 import WebImageRedis
 
 /// ``SourceRecord``s in the shared tier, one small JSON value per source in the `source-records`
-/// namespace, so every instance sharing the Redis learns when a source changed or was purged; and
-/// a lease per new source, so instances that meet it at once record it once.
+/// namespace, so every instance sharing the Redis learns when a source changed or was purged; a
+/// lease per new source, so instances that meet it at once record it once; and a lease per
+/// revalidation, so instances that find a source stale at once ask its origin once.
 struct SharedSourceRecords: Sendable {
     let store: RedisStore
 
@@ -20,16 +21,23 @@ struct SharedSourceRecords: Sendable {
         await store.lookup(forKey: source).map { $0.flatMap { try? JSONDecoder().decode(SourceRecord.self, from: $0.payload) } }
     }
 
-    /// Writes `record` for `source`. `onlyIfPresent` (a renewal) writes only over a record still
-    /// there, so a renewal that races a purge does not bring the purged source back.
-    func save(_ record: SourceRecord, of source: String, onlyIfPresent: Bool) async {
+    /// Writes `record` for `source`.
+    func save(_ record: SourceRecord, of source: String) async {
         guard let value = try? JSONEncoder().encode(record) else { return }
-        if onlyIfPresent {
-            await store.replace(value, forKey: source)
-        } else {
-            store.store(value, forKey: source)
-            await store.flush(forKey: source)
-        }
+        store.store(value, forKey: source)
+        await store.flush(forKey: source)
+    }
+
+    /// Writes `record` (a renewal) over the record of `source` only while that is of the same
+    /// version, and only over the one read here: a renewal that races a purge does not bring the
+    /// purged source back, and one that races another instance's record of a change does not
+    /// bring the old version back.
+    func renew(_ record: SourceRecord, of source: String) async {
+        guard case .success(let envelope?) = await store.lookup(forKey: source),
+              let stored = try? JSONDecoder().decode(SourceRecord.self, from: envelope.payload),
+              stored.identity == record.identity,
+              let value = try? JSONEncoder().encode(record) else { return }
+        _ = await store.replace(value, forKey: source, ifStillIs: envelope)
     }
 
     /// Removes the record of `source`.
@@ -57,6 +65,12 @@ struct SharedSourceRecords: Sendable {
         case .lead(let lease): return .lead(lease)
         case .alone: return .alone
         }
+    }
+
+    /// The lease on revalidating `source`, living `milliseconds` unless released: nil inside while
+    /// another instance holds it (and revalidates); a failure when the tier did not answer.
+    func revalidationLease(of source: String, milliseconds: Int) async -> Result<RedisLease?, RedisError> {
+        await store.tryLease(forKey: "revalidation " + source, leaseMilliseconds: milliseconds)
     }
 
     func release(_ lease: RedisLease) {

@@ -12,12 +12,15 @@ enum RevalidationOutcome: String, Sendable {
     case gone
     /// No answer: tried again after the freshness floor.
     case failed
+    /// Another instance sharing the Redis holds the revalidation: its outcome reaches this one at
+    /// its next check of the shared record, and this one does not try again before then.
+    case elsewhere
 }
 
 /// The ``SourceRecord`` of every source this instance knows, checked against the shared tier's
 /// records (with one) at most every ``checkInterval`` seconds, else kept on this instance's disk
 /// (so results on disk are found again after a restart); and the
-/// revalidations in flight (one per source).
+/// revalidations in flight (one per source), with those another instance holds.
 final class SourceStates: Sendable {
     private struct Entry {
         var record: SourceRecord
@@ -31,10 +34,17 @@ final class SourceStates: Sendable {
     let now: @Sendable () -> Int64
     /// Records on this instance's disk (without the shared tier; with a cache directory only).
     let disk: DiskCache?
-    /// Drops this instance's cached bytes of a source whose record changed or went elsewhere.
+    /// Drops this instance's cached bytes of a source, and its results in memory, when its record
+    /// changed or went elsewhere.
     private let dropLocalBytes: @Sendable (String) -> Void
     private let entries = Mutex<[String: Entry]>([:])
-    private let revalidating = Mutex<Set<String>>([])
+    private struct Revalidations {
+        var inFlight: Set<String> = []
+        /// Sources another instance is revalidating, and until when (unix seconds) none starts here.
+        var deferred: [String: Int64] = [:]
+    }
+
+    private let revalidations = Mutex(Revalidations())
     private let observers = Mutex<[@Sendable (String, RevalidationOutcome) -> Void]>([])
     /// The most records kept; past it a quarter of them is dropped (and found again on use).
     static let capacity = 100_000
@@ -56,6 +66,12 @@ final class SourceStates: Sendable {
             guard let entry = entries[source] else { return nil }
             return shared != nil && now >= entry.checkedAt + checkInterval ? nil : entry.record
         }
+    }
+
+    /// The record of `source` this instance knows, whether or not it is due for a check; nil when
+    /// there is none.
+    func known(_ source: String) -> SourceRecord? {
+        entries.withLock { $0[source]?.record }
     }
 
     /// The record of `source`, checked against the shared tier when due. A record another instance
@@ -92,7 +108,7 @@ final class SourceStates: Sendable {
     /// Keeps a new version of `source` here and in the shared tier.
     func save(_ record: SourceRecord, for source: String) async {
         keep(record, for: source, checkedAt: now())
-        await shared?.save(record, of: source, onlyIfPresent: false)
+        await shared?.save(record, of: source)
         await store(record, source)
     }
 
@@ -102,8 +118,9 @@ final class SourceStates: Sendable {
     }
 
     /// Keeps a renewed record of an unchanged source, where its version is still the one known:
-    /// here only if this instance still has it, in the shared tier only over a record still there
-    /// (neither brings back a source purged meanwhile).
+    /// here only if this instance still has it, in the shared tier only over a record of the same
+    /// version still there (neither brings back a source purged meanwhile, nor an old version
+    /// another instance saw change).
     func renew(_ record: SourceRecord, for source: String) async {
         let now = now()
         let kept = entries.withLock { entries in
@@ -112,7 +129,7 @@ final class SourceStates: Sendable {
             return true
         }
         if kept {
-            await shared?.save(record, of: source, onlyIfPresent: true)
+            await shared?.renew(record, of: source)
             await store(record, source)
         }
     }
@@ -152,19 +169,35 @@ final class SourceStates: Sendable {
 
     // MARK: Revalidations
 
-    /// Claims the revalidation of `source`; false when one is already in flight.
+    /// Claims the revalidation of `source`; false when one is already in flight, or another
+    /// instance was found revalidating it less than a check interval ago.
     func beginRevalidation(_ source: String) -> Bool {
-        revalidating.withLock { $0.insert(source).inserted }
+        let now = now()
+        return revalidations.withLock { revalidations in
+            if let until = revalidations.deferred[source] {
+                guard now >= until else { return false }
+                revalidations.deferred[source] = nil
+            }
+            return revalidations.inFlight.insert(source).inserted
+        }
     }
 
-    /// Ends the revalidation of `source` and tells the observers how it went.
+    /// Ends the revalidation of `source` and tells the observers how it went. One another
+    /// instance holds (``RevalidationOutcome/elsewhere``) is not tried here again for a check
+    /// interval (at least a second).
     func endRevalidation(_ source: String, _ outcome: RevalidationOutcome) {
-        _ = revalidating.withLock { $0.remove(source) }
+        let until = now() + max(1, checkInterval)
+        revalidations.withLock { revalidations in
+            revalidations.inFlight.remove(source)
+            guard outcome == .elsewhere else { return }
+            if revalidations.deferred.count >= Self.capacity { revalidations.deferred.removeAll() }
+            revalidations.deferred[source] = until
+        }
         for observer in observers.withLock({ $0 }) { observer(source, outcome) }
     }
 
     /// Revalidations in flight.
-    var revalidationsInFlight: Int { revalidating.withLock { $0.count } }
+    var revalidationsInFlight: Int { revalidations.withLock { $0.inFlight.count } }
 
     /// Calls `body` after each revalidation ends, with the source and its outcome.
     func observeRevalidations(_ body: @escaping @Sendable (String, RevalidationOutcome) -> Void) {

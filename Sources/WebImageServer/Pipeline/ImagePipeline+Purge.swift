@@ -44,6 +44,6 @@ extension ImagePipeline {
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
             sourceCaches.removeImage(forKey: key, cacheType: .all) { done.resume() }
         }
-        results?.removeAll(madeFrom: source)
+        results?.removeAll(madeFrom: key)
     }
 }

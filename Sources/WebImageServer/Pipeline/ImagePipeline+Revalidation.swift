@@ -2,7 +2,7 @@ import Foundation
 import WebImage
 
 /// Sources past their freshness are revalidated in the background, one revalidation per source at
-/// a time, while their results go on being served.
+/// a time (across the instances sharing a Redis too), while their results go on being served.
 extension ImagePipeline {
     /// Starts the revalidation of `source` when `record` is past its freshness at `now` and none
     /// is in flight. Without caches there is nothing to keep fresh.
@@ -11,9 +11,35 @@ extension ImagePipeline {
         let key = source.absoluteString
         guard states.beginRevalidation(key) else { return }
         Task {
-            let outcome = await self.revalidate(source, record)
+            let outcome = await self.revalidateOnce(source, record)
             self.states.endRevalidation(key, outcome)
         }
+    }
+
+    /// ``revalidate(_:_:)`` under the shared tier's lease on revalidating `source`, so instances
+    /// that find it stale at once ask its origin once; ``RevalidationOutcome/elsewhere`` while
+    /// another instance holds the lease. A local file (read where it is, no origin to spare), a
+    /// server without the tier, or a tier that does not answer: revalidated here.
+    func revalidateOnce(_ source: URL, _ record: SourceRecord) async -> RevalidationOutcome {
+        guard let records = states.shared, !Self.isLocal(source) else { return await revalidate(source, record) }
+        switch await records.revalidationLease(of: source.absoluteString, milliseconds: revalidationLeaseMilliseconds) {
+        case .success(let lease?):
+            let outcome = await revalidate(source, record)
+            records.release(lease)
+            return outcome
+        case .success(nil):
+            return .elsewhere
+        case .failure:
+            return await revalidate(source, record)
+        }
+    }
+
+    /// How long a revalidation lease lives unless released (its holder stopped): the longest a
+    /// revalidation's download can take with its retries, and a second, within an hour.
+    var revalidationLeaseMilliseconds: Int {
+        let seconds = configuration.sourceTimeout * (Double(max(0, configuration.sourceRetries)) + 1) + 1
+        guard seconds.isFinite else { return 3_600_000 }
+        return Int(min(max(seconds, 1), 3600) * 1000)
     }
 
     /// Asks the origin whether `source` changed since `record` (a conditional request with its
@@ -50,7 +76,7 @@ extension ImagePipeline {
             return .unchanged
         }
         await states.save(fresh, for: key)
-        results?.removeAll(madeFrom: source)
+        results?.removeAll(madeFrom: key)
         logger.info("source changed", metadata: ["source": "\(key)"])
         return .changed
     }

@@ -132,11 +132,13 @@ final class ImagePipeline: Sendable {
             diskConfig.durability = .durable
             return DiskCache(config: diskConfig)
         }
+        let results = configuration.noCache ? nil : ResultMemoryCache(costLimit: configuration.resultMemoryBytes)
+        self.results = results
         states = SourceStates(shared: records, disk: recordDisk,
                               checkInterval: configuration.sharedSourceCheckInterval, now: configuration.now) { source in
             cache.removeImage(forKey: source)
+            results?.removeAll(madeFrom: source)
         }
-        results = configuration.noCache ? nil : ResultMemoryCache(costLimit: configuration.resultMemoryBytes)
     }
 
     /// Bytes of encoded results held in memory.
@@ -248,8 +250,17 @@ final class ImagePipeline: Sendable {
             return served
         }
         let identity = served.sourceIdentity ?? record.identity
-        let freshUntil: Int64? = identity == record.identity ? record.freshUntil : states.local(sourceKey)?.freshUntil
-        return (served, job.key(identity: identity), false, freshUntil)
+        return (served, job.key(identity: identity), false, freshUntil(of: identity, sourceKey, requested: record))
+    }
+
+    /// Until when a result made from source bytes of `identity` may be promised fresh: `requested`'s
+    /// freshness when they are its version; else (the cached bytes were another version, and the
+    /// source was fetched again) the freshness of the record this instance knows when it is of
+    /// that version, whether or not it is due for a check; else none beyond the floor.
+    private func freshUntil(of identity: String, _ sourceKey: String, requested: SourceRecord) -> Int64 {
+        if identity == requested.identity { return requested.freshUntil }
+        if let latest = states.known(sourceKey), latest.identity == identity { return latest.freshUntil }
+        return parser.now()
     }
 
     /// The result from the shared tier, or made here under its lease (or after waiting for another

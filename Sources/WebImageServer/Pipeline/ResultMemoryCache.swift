@@ -135,10 +135,10 @@ final class ResultMemoryCache: Sendable {
         }
     }
 
-    /// Drops every result made from `source`, with its aliases.
-    func removeAll(madeFrom source: URL) {
+    /// Drops every result made from `source` (its URL's absolute string), with its aliases.
+    func removeAll(madeFrom source: String) {
         state.withLock { state in
-            let doomed = Set(state.nodes.values.lazy.filter { $0.value.source == source }.map(\.key))
+            let doomed = Set(state.nodes.values.lazy.filter { $0.value.source?.absoluteString == source }.map(\.key))
             for key in doomed {
                 if let node = state.nodes[key] { state.remove(node) }
             }
