@@ -44,14 +44,14 @@ enum ImageOutput {
         return CodersManager.shared.defaultEncodingFormat(for: image)
     }
 
-    /// A usage error when `path` has an extension no coder writes (`out.bmp`, `out.dat`), which
+    /// A usage error when `path` has an extension no coder writes (`out.psd`, `out.dat`), which
     /// would otherwise get PNG or JPEG bytes under a misleading name; no extension is fine.
     static func validateExtension(of path: String) throws {
         let ext = pathExtension(path)
         guard !ext.isEmpty else { return }
         let byName = ImageFormat(fileExtension: ext)
         if byName != .undefined, CodersManager.shared.canEncode(to: byName) { return }
-        throw ValidationError("Cannot write '.\(ext)' files: name the -o file .png, .jpg, .jpeg, .webp, .gif, .avif, .jxl or .tiff, "
+        throw ValidationError("Cannot write '.\(ext)' files: name the -o file .png, .jpg, .jpeg, .webp, .gif, .avif, .jxl, .tiff, .bmp or .ico, "
                               + "or choose the format with --format png|jpeg|webp|gif|avif|jxl|tiff.")
     }
 

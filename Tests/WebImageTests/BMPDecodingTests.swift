@@ -48,7 +48,7 @@ struct BMPDecodingTests {
         #expect(ImageFormat.detect(data) == .bmp)
         #expect(CodersManager.shared.decoder(for: data) is BMPCoder)
         #expect(try CodersManager.shared.decode(data, options: .default).format == .bmp)
-        #expect(!CodersManager.shared.canEncode(to: .bmp))
+        #expect(CodersManager.shared.canEncode(to: .bmp))
     }
 }
 

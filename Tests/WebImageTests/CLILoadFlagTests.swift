@@ -176,15 +176,21 @@ struct CLILoadFlagTests {
         try await withTestOrigin { origin in
             origin.setRoute("/a.png", .data(try CLIProcess.pngFixture(), contentType: "image/png"))
             let url = origin.url("/a.png").absoluteString, cache = dir.appendingPathComponent("cache").path
-            let bmp = dir.appendingPathComponent("out.bmp").path
-            let refused = try await CLIProcess.run(["get", url, "--cache-dir", cache, "-o", bmp])
+            let psd = dir.appendingPathComponent("out.psd").path
+            let refused = try await CLIProcess.run(["get", url, "--cache-dir", cache, "-o", psd])
             #expect(refused.status == 2)
-            #expect(refused.stderr.contains(".png, .jpg, .jpeg, .webp, .gif, .avif, .jxl or .tiff"), "\(refused.stderr)")
-            #expect(!FileManager.default.fileExists(atPath: bmp))
+            #expect(refused.stderr.contains(".png, .jpg, .jpeg, .webp, .gif, .avif, .jxl, .tiff, .bmp or .ico"), "\(refused.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: psd))
 
-            let forced = try await CLIProcess.run(["get", url, "--cache-dir", cache, "-o", bmp, "--format", "webp"])
+            let forced = try await CLIProcess.run(["get", url, "--cache-dir", cache, "-o", psd, "--format", "webp"])
             #expect(forced.status == 0, "\(forced.stderr)")
-            #expect(ImageFormat.detect(try Data(contentsOf: URL(fileURLWithPath: bmp))) == .webp)
+            #expect(ImageFormat.detect(try Data(contentsOf: URL(fileURLWithPath: psd))) == .webp)
+
+            // A BMP name is written as BMP (not PNG bytes under a misleading name).
+            let bmp = dir.appendingPathComponent("out.bmp").path
+            let written = try await CLIProcess.run(["get", url, "--cache-dir", cache, "-o", bmp])
+            #expect(written.status == 0, "\(written.stderr)")
+            #expect(ImageFormat.detect(try Data(contentsOf: URL(fileURLWithPath: bmp))) == .bmp)
 
             let bare = dir.appendingPathComponent("plain").path
             let plain = try await CLIProcess.run(["get", url, "--cache-dir", cache, "-o", bare])

@@ -30,7 +30,7 @@ struct CLIUsageTests {
         (["get", "http://127.0.0.1:9/a.png", "--frobnicate"], "--frobnicate"),
         (["get", "not a url"], "not a url"),
         (["get", "http://127.0.0.1:9/a.png", "http://127.0.0.1:9/b.png", "-o", "x.png"], "-o"),
-        (["get", "http://127.0.0.1:9/a.png", "-o", "out.bmp"], "png, .jpg, .jpeg, .webp, .gif, .avif, .jxl or .tiff"),
+        (["get", "http://127.0.0.1:9/a.png", "-o", "out.psd"], "png, .jpg, .jpeg, .webp, .gif, .avif, .jxl, .tiff, .bmp or .ico"),
         (["get", "http://127.0.0.1:9/a.png", "-o", "dir/out.dat"], "'.dat'"),
         (["prefetch"], "--file"),
         (["prefetch", "http://127.0.0.1:9/a.png", "--max-concurrent", "0"], "0"),

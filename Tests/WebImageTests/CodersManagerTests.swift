@@ -34,7 +34,8 @@ struct CodersManagerTests {
         let manager = CodersManager()
         #expect(try manager.decode(jpeg, options: .default).pixelSize == PixelSize(width: 64, height: 48))
         #expect(manager.canEncode(to: .webp) && manager.canEncode(to: .gif) && manager.canEncode(to: .apng))
-        #expect(!manager.canEncode(to: .heic))
+        #expect(manager.canEncode(to: .bmp) && manager.canEncode(to: .ico))
+        #expect(manager.canEncode(to: .heic) == HEIFEncoder.isAvailable && !manager.canEncode(to: .heif))
     }
 
     @Test func lastAddedWinsAndThereIsNoFallback() throws {

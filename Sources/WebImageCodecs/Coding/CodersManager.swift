@@ -7,7 +7,8 @@ import Foundation
 /// encoding goes to the first whose `canEncode` is true.
 public final class CodersManager: ProgressiveImageCoding {
     /// The shared manager with the built-in coders: JPEG, PNG/APNG, GIF, WebP, SVG (decode only),
-    /// HEIC/HEIF (decode only), AVIF, JPEG XL, TIFF, BMP and ICO/CUR (decode only).
+    /// HEIC/HEIF (HEIC encoding where libheif has an HEVC encoder), AVIF, JPEG XL, TIFF, BMP and
+    /// ICO/CUR (ICO written as PNG-in-ICO).
     public static let shared = CodersManager()
 
     private let state: PriorityList<any ImageCoding>

@@ -14,6 +14,24 @@ extension ImagePipeline {
         return nil
     }
 
+    /// Refuses (422, as imgproxy does, before the source is fetched) a result format the server
+    /// cannot write, instead of answering another format. An SVG result is the SVG source itself.
+    func checkEncodable(_ asked: ImageFormat?) throws(ServerError) {
+        guard let asked, asked != .svg, !coders.canEncode(to: asked) else { return }
+        throw ServerError(status: 422, name: "unsupported_format",
+                          message: "Resulting image format is not supported: \(asked.rawValue) (this server has no encoder for it).")
+    }
+
+    /// The largest box a result in `format` is shrunk to fit before encoding (imgproxy's limits
+    /// for the formats whose files cannot be larger), or nil for none.
+    static func encoderBox(for format: ImageFormat) -> PixelSize? {
+        switch format {
+        case .ico: PixelSize(width: 256, height: 256)
+        case .heic: PixelSize(width: 16384, height: 16384)
+        default: nil
+        }
+    }
+
     func outputFormat(_ asked: ImageFormat?, for image: Image, negotiated: Bool) -> ImageFormat {
         // AVIF is offered for still results only; an animation keeps its own format.
         if negotiated, asked == .avif, image.isAnimated { return outputFormat(nil, for: image, negotiated: false) }

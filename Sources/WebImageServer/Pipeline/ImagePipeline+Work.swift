@@ -26,6 +26,7 @@ extension ImagePipeline {
         var encodeOptions = EncodeOptions(compressionQuality: Double(quality(for: output, options: parsed.options)) / 100)
         encodeOptions.firstFrameOnly = !processed.isAnimated || !output.isAnimatable
         encodeOptions.encoderProcess = configuration.encoderProcess
+        encodeOptions.maxPixelSize = Self.encoderBox(for: output)
         if let background = parsed.options.background { encodeOptions.backgroundColor = background }
         let encoded: Data
         do {

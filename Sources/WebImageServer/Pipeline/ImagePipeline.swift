@@ -215,6 +215,7 @@ final class ImagePipeline: Sendable {
         } catch {
             throw ServerError(status: error.status, name: error.name, message: error.message)
         }
+        try checkEncodable(parsed.options.format)
         let source = try checkedSource(parsed.source)
         let negotiated = parsed.options.format == nil && offered != nil
         let format = parsed.options.format ?? (negotiated ? offered : nil)

@@ -3,7 +3,8 @@ import WebImage
 
 /// Turns a decoded source into the result a request asks for, by its ``JobPlan``, in imgproxy's
 /// order: the quarter turns first (so every size below is in the turned image's terms), the crop,
-/// the resize, the flips, the crop to the result, blur, and the extension to the target.
+/// the resize, the flips, the crop to the result, blur, sharpen and pixelate, and the canvas
+/// (extension to the target or its aspect ratio, and padding).
 ///
 /// The decode may already have done the resize (``PlannedSourceDecoder``): then the image arrives
 /// at the plan's scaled size and the crop and resize steps are skipped. An animation (when the
@@ -97,6 +98,11 @@ enum ImageProcessor {
         }
         if options.sharpen > 0 {
             image = try sharpen(image, sigma: options.sharpen)
+        }
+        if options.pixelate > 1 {
+            try WorkCancellation.checkCurrent()
+            image = Image(bitmap: Pixelation.pixelate(image.bitmap, size: options.pixelate), format: image.format,
+                          decodeOptions: image.decodeOptions, colorProfile: image.colorProfile)
         }
         if let canvas = plan.canvas, canvas != image.pixelSize {
             image = extend(image, to: canvas, at: plan.imageOrigin, background: options.background ?? .clear)

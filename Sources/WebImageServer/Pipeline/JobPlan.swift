@@ -88,7 +88,7 @@ struct JobPlan: Sendable {
     private static func check(_ plan: ResizePlan, decoded: PixelSize, limits: JobLimits) throws(ServerError) {
         let steps: [(String, PixelSize?)] = [
             ("decode", decoded), ("crop", plan.sourceCrop?.size), ("resize", plan.scaledSize),
-            ("result crop", plan.resultCrop?.size), ("extend", plan.canvas),
+            ("result crop", plan.resultCrop?.size), ("canvas", plan.canvas),
         ]
         for case let (step, size?) in steps where area(size) > limits.maxBitmapPixels {
             throw ServerError(status: 422, name: "result_over_limits",

@@ -6,7 +6,8 @@ import WebImage
 /// it to decode small (shrink-on-load) and the processor to run the steps.
 ///
 /// The steps apply in this order: ``sourceCrop`` (in source pixels), resize to ``scaledSize``, flips,
-/// ``resultCrop`` (in scaled pixels), then the ``canvas`` with the image at ``imageOrigin``.
+/// ``resultCrop`` (in scaled pixels), then the ``canvas`` (extension, aspect-ratio extension and
+/// padding) with the image at ``imageOrigin``.
 public struct ResizePlan: Sendable, Equatable {
     /// The part of the source the `crop` option keeps, or nil for all of it.
     public var sourceCrop: PixelRect?
@@ -15,7 +16,9 @@ public struct ResizePlan: Sendable, Equatable {
     /// The part of the scaled image kept (fill, fill-down, minimum sizes, force rounding), placed
     /// by the gravity, or nil for all of it.
     public var resultCrop: PixelRect?
-    /// With `extend`, the padded size when it is larger than the image; nil otherwise.
+    /// The canvas the image is placed on — extended to the target (`extend`), then to the target's
+    /// aspect ratio (`extend_aspect_ratio`), then padded (`padding`, × the dpr used) — when it is
+    /// larger than the image; nil otherwise.
     public var canvas: PixelSize?
     /// Where the image's top-left corner sits on ``canvas`` (zero without one).
     public var imageOrigin: PixelPoint
@@ -76,16 +79,66 @@ public struct ResizePlan: Sendable, Equatable {
             resultCrop = nil
         }
 
-        // The extension to the target.
+        // The canvas: the extension to the target, then to the target's aspect ratio, then the
+        // padding, each placing what came before on a larger box of the background.
         let image = resultCrop?.size ?? scaledSize
-        if options.extend.enabled, targetSize.width > image.width || targetSize.height > image.height {
-            let canvas = PixelSize(width: max(targetSize.width, image.width), height: max(targetSize.height, image.height))
-            self.canvas = canvas
-            imageOrigin = GravityPlacement.origin(outer: (canvas.width, canvas.height), inner: (image.width, image.height),
-                                                  gravity: options.extend.gravity, offsetScale: scale.dpr)
+        var box = image
+        var origin = PixelPoint.zero
+        func grow(to size: PixelSize, gravity: ProcessingOptions.Gravity) {
+            guard size.width > box.width || size.height > box.height else { return }
+            let outer = PixelSize(width: max(size.width, box.width), height: max(size.height, box.height))
+            let at = GravityPlacement.origin(outer: (outer.width, outer.height), inner: (box.width, box.height),
+                                             gravity: gravity, offsetScale: scale.dpr)
+            origin = PixelPoint(x: origin.x + at.x, y: origin.y + at.y)
+            box = outer
+        }
+        if options.extend.enabled { grow(to: targetSize, gravity: options.extend.gravity) }
+        if options.extendAspectRatio.enabled, let size = Self.aspectSize(of: image, target: targetSize) {
+            grow(to: size, gravity: options.extendAspectRatio.gravity)
+        }
+        var padding = options.padding.sides.map { $0 == 0 ? 0 : Rounding.even(Double($0) * scale.dpr) }
+        if maxResultDimension > 0 {
+            // The whole was scaled to the limit above; rounding may leave a pixel or two over,
+            // taken off the bottom and right padding first.
+            let overH = box.height + padding[0] + padding[2] - maxResultDimension
+            let overW = box.width + padding[1] + padding[3] - maxResultDimension
+            Self.trim(&padding, near: 2, far: 0, over: overH)
+            Self.trim(&padding, near: 1, far: 3, over: overW)
+        }
+        let padded = PixelSize(width: box.width + padding[1] + padding[3], height: box.height + padding[0] + padding[2])
+        if padded != image {
+            canvas = padded
+            imageOrigin = PixelPoint(x: origin.x + padding[3], y: origin.y + padding[0])
         } else {
             canvas = nil
             imageOrigin = .zero
+        }
+    }
+
+    /// The size `image` is extended to for the target's aspect ratio (imgproxy's rounding), or nil
+    /// when the target lacks a side or the image already has its ratio.
+    private static func aspectSize(of image: PixelSize, target: PixelSize) -> PixelSize? {
+        guard target.width > 0, target.height > 0 else { return nil }
+        let ratioW = Double(target.width) / Double(image.width)
+        let ratioH = Double(target.height) / Double(image.height)
+        if ratioH > ratioW {
+            return PixelSize(width: image.width,
+                             height: Rounding.nearest(Double(image.width) * Double(target.height) / Double(target.width)))
+        }
+        if ratioW > ratioH {
+            return PixelSize(width: Rounding.nearest(Double(image.height) * Double(target.width) / Double(target.height)),
+                             height: image.height)
+        }
+        return nil
+    }
+
+    /// Takes up to `excess` pixels off `padding[near]`, then off `padding[far]`.
+    private static func trim(_ padding: inout [Int], near: Int, far: Int, over excess: Int) {
+        var excess = max(0, excess)
+        for side in [near, far] where excess > 0 {
+            let taken = min(padding[side], excess)
+            padding[side] -= taken
+            excess -= taken
         }
     }
 
@@ -119,7 +172,7 @@ public struct ResizePlan: Sendable, Equatable {
     }
 
     /// The longer side of the result a scale gives, unrounded: the scaled image cut to the target,
-    /// padded out to the target when extending.
+    /// extended out to the target (or else to its aspect ratio), plus the padding at the scale's dpr.
     private static func longestOutput(cropWidth: Int, cropHeight: Int, scale: ResizeScale,
                                       options: ProcessingOptions) -> Double {
         let scaledW = Double(cropWidth) * scale.width, scaledH = Double(cropHeight) * scale.height
@@ -130,8 +183,15 @@ public struct ResizePlan: Sendable, Equatable {
         if options.extend.enabled {
             width = max(width, targetW)
             height = max(height, targetH)
+        } else if options.extendAspectRatio.enabled, targetW > 0, targetH > 0 {
+            if targetH / height > targetW / width {
+                height = width * targetH / targetW
+            } else {
+                width = height * targetW / targetH
+            }
         }
-        return max(width, height)
+        let sides = options.padding.sides.map { Double($0) * scale.dpr }
+        return max(width + sides[1] + sides[3], height + sides[0] + sides[2])
     }
 
     /// A crop side in pixels: 0 is the whole side, from 1 whole pixels (truncated), below 1 a
@@ -147,7 +207,7 @@ public struct ResizePlan: Sendable, Equatable {
         a == 0 ? b : b == 0 ? a : min(a, b)
     }
 
-    /// `options` with every number the geometry reads in range: sizes 0...2³¹−1, factors finite and
+    /// `options` with every number the geometry reads in range: sizes and paddings 0...2³¹−1, factors finite and
     /// positive (else 1), crop sides finite and not negative (else 0), offsets finite (else 0).
     static func sanitized(_ options: ProcessingOptions) -> ProcessingOptions {
         var options = options
@@ -170,6 +230,9 @@ public struct ResizePlan: Sendable, Equatable {
         options.dpr = factor(options.dpr)
         options.gravity = gravity(options.gravity)
         options.extend.gravity = gravity(options.extend.gravity)
+        options.extendAspectRatio.gravity = gravity(options.extendAspectRatio.gravity)
+        let sides = options.padding.sides.map(size)
+        options.padding = ProcessingOptions.Padding(top: sides[0], right: sides[1], bottom: sides[2], left: sides[3])
         if var crop = options.crop {
             crop.width = side(crop.width)
             crop.height = side(crop.height)

@@ -19,6 +19,8 @@ extension ProcessingOptions {
         if dpr != 1 { add("dpr", Self.number(dpr)) }
         if enlarge { add("el", "1") }
         if extend.enabled { add("ex", "1", Self.gravity(extend.gravity)) }
+        if extendAspectRatio.enabled { add("exar", "1", Self.gravity(extendAspectRatio.gravity)) }
+        if padding.isEnabled { segments.append((["pd"] + padding.sides.map { String($0) }).joined(separator: ":")) }
         if gravity != .center { add("g", Self.gravity(gravity)) }
         if let crop {
             var arguments = [Self.number(crop.width), Self.number(crop.height)]
@@ -31,6 +33,7 @@ extension ProcessingOptions {
         if let background { add("bg", Self.hex(background)) }
         if blur != 0 { add("bl", Self.number(blur)) }
         if sharpen != 0 { add("sh", Self.number(sharpen)) }
+        if pixelate > 1 { add("pix", String(pixelate)) }
         if quality != 0 { add("q", String(quality)) }
         if !formatQuality.isEmpty {
             segments.append((["fq"] + formatQuality.sorted { $0.key.rawValue < $1.key.rawValue }

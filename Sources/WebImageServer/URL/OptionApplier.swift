@@ -56,7 +56,15 @@ struct OptionApplier: Sendable {
             options.enlarge = try option.bool()
         case "extend", "ex":
             try option.expect(atMost: 4)
-            try applyExtend(option, from: 0, to: &options)
+            try applyExtend(option, from: 0, to: &options.extend)
+        case "extend_aspect_ratio", "extend_ar", "exar":
+            try option.expect(atMost: 4)
+            try applyExtend(option, from: 0, to: &options.extendAspectRatio)
+        case "padding", "pd":
+            try applyPadding(option, to: &options.padding)
+        case "pixelate", "pix":
+            try option.expect(atMost: 1)
+            options.pixelate = try option.integer(0, in: 0...Int.max, "a pixelation block size in pixels (a whole number, 0 or more)")
         case "resizing_algorithm", "ra":
             try option.expect(atMost: 1)
             options.resizingAlgorithm = try Self.resizingAlgorithm(option)
@@ -131,16 +139,35 @@ struct OptionApplier: Sendable {
         if given(0) { options.width = try option.integer(start, in: 0...Int.max, "a width (a whole number, 0 or more)") }
         if given(1) { options.height = try option.integer(start + 1, in: 0...Int.max, "a height (a whole number, 0 or more)") }
         if given(2) { options.enlarge = URLOption.bool(arguments[start + 2]) }
-        if given(3) { try applyExtend(option, from: start + 3, to: &options) }
+        if given(3) { try applyExtend(option, from: start + 3, to: &options.extend) }
     }
 
     /// `enabled[:gravity[:x:y]]` from `start`; without a gravity the current one is kept.
-    private func applyExtend(_ option: URLOption, from start: Int, to options: inout ProcessingOptions) throws(ImageURLError) {
-        options.extend.enabled = URLOption.bool(option.arguments[start])
+    private func applyExtend(_ option: URLOption, from start: Int, to extend: inout ProcessingOptions.Extend) throws(ImageURLError) {
+        extend.enabled = URLOption.bool(option.arguments[start])
         if option.arguments.count > start + 1 {
-            options.extend.gravity = try option.gravity(from: start + 1, allowed: Self.extendGravities)
+            extend.gravity = try option.gravity(from: start + 1, allowed: Self.extendGravities)
         }
     }
+
+    /// `top[:right[:bottom[:left]]]`, CSS-like: an empty or missing right or bottom takes the top's
+    /// value and an empty or missing left the right's, when that side has been set; an empty top
+    /// keeps the current one.
+    private func applyPadding(_ option: URLOption, to padding: inout ProcessingOptions.Padding) throws(ImageURLError) {
+        try option.expect(atMost: 4)
+        func side(_ index: Int) throws(ImageURLError) -> Int? {
+            guard index < option.arguments.count, !option.arguments[index].isEmpty else { return nil }
+            return try option.integer(index, in: 0...Self.maxPadding, "a padding in pixels (a whole number from 0 to \(Self.maxPadding))")
+        }
+        if let top = try side(0) { padding.top = top }
+        if let right = try side(1) { padding.right = right } else if let top = padding.top { padding.right = top }
+        if let bottom = try side(2) { padding.bottom = bottom } else if let top = padding.top { padding.bottom = top }
+        if let left = try side(3) { padding.left = left } else if let right = padding.right { padding.left = right }
+    }
+
+    /// The largest padding a side may ask for (2³¹ − 1, the largest size the geometry computes
+    /// with); the plan scales the whole result, padding included, to the result-dimension limit.
+    static let maxPadding = Int(Int32.max)
 
     private func resizingType(_ option: URLOption, _ index: Int) throws(ImageURLError) -> ProcessingOptions.ResizingType {
         guard let type = ProcessingOptions.ResizingType(rawValue: option.arguments[index]) else {
@@ -229,8 +256,7 @@ struct OptionApplier: Sendable {
 
     /// imgproxy options this server does not implement, so the error can say so.
     static let imgproxyOnly: Set<String> = [
-        "extend_aspect_ratio", "extend_ar", "exar", "trim", "t", "padding", "pd", "pixelate", "pix",
-        "watermark", "wm", "keep_copyright", "kcr", "strip_color_profile", "scp", "enforce_thumbnail", "eth",
+        "trim", "t", "watermark", "wm", "keep_copyright", "kcr", "strip_color_profile", "scp", "enforce_thumbnail", "eth",
         "max_bytes", "mb", "skip_processing", "skp", "raw", "max_animation_frames", "maf",
         "max_animation_frame_resolution", "mafr", "max_result_dimension", "mrd", "unsharp_masking", "ush",
         "adjust", "a", "brightness", "br", "contrast", "co", "saturation", "sa",

@@ -74,6 +74,34 @@ public struct ProcessingOptions: Sendable, Hashable {
         }
     }
 
+    /// Space added around the result (`padding` / `pd`), in pixels before the dpr scales them.
+    /// A side is nil until an option sets it, and counts as 0 then; imgproxy's shorthand copies a
+    /// side only from one that was set.
+    public struct Padding: Sendable, Hashable {
+        /// Pixels above the image.
+        public var top: Int?
+        /// Pixels right of the image.
+        public var right: Int?
+        /// Pixels below the image.
+        public var bottom: Int?
+        /// Pixels left of the image.
+        public var left: Int?
+
+        /// Padding of the given sides; nil sides are unset.
+        public init(top: Int? = nil, right: Int? = nil, bottom: Int? = nil, left: Int? = nil) {
+            self.top = top
+            self.right = right
+            self.bottom = bottom
+            self.left = left
+        }
+
+        /// The sides in CSS order (top, right, bottom, left), unset ones as 0.
+        public var sides: [Int] { [top ?? 0, right ?? 0, bottom ?? 0, left ?? 0] }
+
+        /// Whether any side adds space.
+        public var isEnabled: Bool { sides.contains { $0 != 0 } }
+    }
+
     public var resizingType: ResizingType = .fit
     /// The filter the image is resized with (`resizing_algorithm` / `ra`); imgproxy's default,
     /// lanczos3.
@@ -91,6 +119,11 @@ public struct ProcessingOptions: Sendable, Hashable {
     /// Allows results larger than the source.
     public var enlarge = false
     public var extend = Extend()
+    /// Extending the result's canvas to the target's aspect ratio (`extend_aspect_ratio` / `exar`),
+    /// with its anchor; only when both a width and a height are asked for.
+    public var extendAspectRatio = Extend()
+    /// Space added around the result after every other step (`padding` / `pd`).
+    public var padding = Padding()
     public var gravity = Gravity.center
     public var crop: Crop?
     /// Applies the EXIF orientation.
@@ -106,6 +139,8 @@ public struct ProcessingOptions: Sendable, Hashable {
     public var blur = 0.0
     /// Sharpen sigma; 0 is off.
     public var sharpen = 0.0
+    /// The side of the square blocks the result is pixelated into (`pixelate` / `pix`); 1 or less is off.
+    public var pixelate = 1
     /// Output quality 1–100; 0 takes ``formatQuality`` or the server's default.
     public var quality = 0
     /// Per-format quality (`format_quality` / `fq`).

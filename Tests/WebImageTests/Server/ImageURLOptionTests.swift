@@ -26,6 +26,7 @@ struct ImageURLOptionTests {
         ("format_quality:webp:5", "fq:webp:5"), ("format:png", "f:png"), ("ext:png", "f:png"),
         ("cachebuster:x", "cb:x"), ("expires:1800000000", "exp:1800000000"), ("filename:x", "fn:x"),
         ("return_attachment:1", "att:1"), ("strip_metadata:0", "sm:0"), ("dpr:2", "dpr:2.0"),
+        ("padding:10", "pd:10"), ("pixelate:4", "pix:4"), ("extend_aspect_ratio:1", "exar:1"), ("extend_ar:1", "exar:1"),
     ])
     func fullAndShortNames(full: String, short: String) throws {
         let long = try urlOptions(full), brief = try urlOptions(short)
@@ -37,7 +38,7 @@ struct ImageURLOptionTests {
         try expectBadRequest("w:10/foo:1", "unknown_option")
         try expectBadRequest("W:10", "unknown_option")               // names are case-sensitive
         try expectBadRequest(":10", "unknown_option", naming: "")
-        let unsupported = try #require(try optionFailure("pd:10"))
+        let unsupported = try #require(try optionFailure("adjust:10"))
         #expect(unsupported.name == "unknown_option" && unsupported.message.contains("not supported"))
     }
 

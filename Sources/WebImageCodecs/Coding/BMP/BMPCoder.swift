@@ -3,7 +3,8 @@ import Foundation
 /// Decodes Windows BMP files with gdk-pixbuf's BMP loader: 1- to 32-bit, palettes, RLE,
 /// bit fields, top-down rows. The header is checked against the decode limits first.
 ///
-/// Decoding only: BMP is not a format to publish images in.
+/// Encodes uncompressed BMP (``BMPEncoder``): 24-bit when every pixel is opaque, 32-bit with
+/// alpha otherwise; the first frame only.
 public struct BMPCoder: ImageCoding {
     /// A BMP coder; stateless, so one instance serves every request.
     public init() {}
@@ -29,11 +30,17 @@ public struct BMPCoder: ImageCoding {
         return try data.withUnsafeBytes { raw in try BMPDecoder.decode(raw.bindMemory(to: UInt8.self), options: options) }
     }
 
-    /// Always false: BMP encoding is not offered.
-    public func canEncode(to format: ImageFormat) -> Bool { false }
+    /// True for `.bmp`.
+    public func canEncode(to format: ImageFormat) -> Bool { format == .bmp }
 
-    /// Throws ``WebImageError/Code/unsupportedFormat``: this coder decodes only.
+    /// Encodes the first frame (shrunk to `maxPixelSize` when set), losslessly; quality options
+    /// do not apply.
     public func encode(_ image: Image, as format: ImageFormat, options: EncodeOptions) throws -> Data {
-        throw WebImageError(.unsupportedFormat, "The BMP coder decodes only; it cannot encode \(format.rawValue) images.")
+        guard format == .bmp else {
+            throw WebImageError(.unsupportedFormat, "The BMP coder cannot encode \(format.rawValue) images.")
+        }
+        var still = options
+        still.firstFrameOnly = true
+        return try BMPEncoder.encode(still.encodeFrames(of: image).frame(at: 0).bitmap)
     }
 }

@@ -5,7 +5,8 @@ import Foundation
 /// entries (with their AND mask) with gdk-pixbuf's ICO loader; every entry's place in the file
 /// is checked first. Cursors decode as `.ico` images (the hot spot is not kept).
 ///
-/// Decoding only.
+/// Encodes an icon of one PNG entry (``ICOEncoder``), at most 256×256: larger images are
+/// refused unless `maxPixelSize` shrinks them to fit.
 public struct ICOCoder: ImageCoding {
     /// An ICO coder; stateless, so one instance serves every request.
     public init() {}
@@ -33,11 +34,17 @@ public struct ICOCoder: ImageCoding {
         return try data.withUnsafeBytes { raw in try ICODecoder.decode(raw.bindMemory(to: UInt8.self), options: options) }
     }
 
-    /// Always false: ICO encoding is not offered.
-    public func canEncode(to format: ImageFormat) -> Bool { false }
+    /// True for `.ico`.
+    public func canEncode(to format: ImageFormat) -> Bool { format == .ico }
 
-    /// Throws ``WebImageError/Code/unsupportedFormat``: this coder decodes only.
+    /// Encodes the first frame (shrunk to `maxPixelSize` when set) as a PNG-in-ICO icon; throws
+    /// ``WebImageError/Code/encodingFailed`` for a frame larger than 256×256.
     public func encode(_ image: Image, as format: ImageFormat, options: EncodeOptions) throws -> Data {
-        throw WebImageError(.unsupportedFormat, "The ICO coder decodes only; it cannot encode \(format.rawValue) images.")
+        guard format == .ico else {
+            throw WebImageError(.unsupportedFormat, "The ICO coder cannot encode \(format.rawValue) images.")
+        }
+        var still = options
+        still.firstFrameOnly = true
+        return try ICOEncoder.encode(still.encodeFrames(of: image).frame(at: 0).bitmap)
     }
 }

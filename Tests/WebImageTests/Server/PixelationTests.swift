@@ -1,0 +1,35 @@
+import Testing
+@testable import WebImage
+@testable import WebImageServer
+
+@Suite("Pixelation: imgproxy's block means")
+struct PixelationTests {
+    /// A one-row bitmap of grey levels.
+    private func row(_ levels: [UInt8]) -> Bitmap {
+        Bitmap(width: levels.count, height: 1, pixels: levels.flatMap { [$0, $0, $0, 255] })
+    }
+
+    private func levels(_ bitmap: Bitmap) -> [UInt8] {
+        (0..<bitmap.width).map { bitmap.pixel(x: $0, y: 0).r }
+    }
+
+    @Test func blocksStartTopLeftAndTheLastIsMirrored() {
+        // Blocks of 2 over 0, 100, 60: the last block reads 60 and its mirror, 60.
+        #expect(levels(Pixelation.pixelate(row([0, 100, 60]), size: 2)) == [50, 50, 60])
+        // Blocks of 3 over five pixels: the last reads 40, 80 and 80 (mirrored at the edge).
+        #expect(levels(Pixelation.pixelate(row([0, 30, 60, 40, 80]), size: 3)) == [30, 30, 30, 67, 67])
+    }
+
+    @Test func alphaIsAveragedAsStored() {
+        let bitmap = Bitmap(width: 2, height: 1, pixels: [255, 0, 0, 255, 0, 0, 255, 0])
+        let pixelated = Pixelation.pixelate(bitmap, size: 2)
+        #expect(pixelated.pixel(x: 0, y: 0) == RGBA(r: 128, g: 0, b: 128, a: 128))
+        #expect(pixelated.pixel(x: 1, y: 0) == pixelated.pixel(x: 0, y: 0))
+    }
+
+    @Test func sizesOfOneOrLessChangeNothing() {
+        let bitmap = row([1, 2, 3])
+        #expect(Pixelation.pixelate(bitmap, size: 1).pixels == bitmap.pixels)
+        #expect(Pixelation.pixelate(bitmap, size: 0).pixels == bitmap.pixels)
+    }
+}
