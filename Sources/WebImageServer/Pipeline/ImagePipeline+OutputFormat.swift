@@ -27,7 +27,6 @@ extension ImagePipeline {
     static func encoderBox(for format: ImageFormat) -> PixelSize? {
         switch format {
         case .ico: PixelSize(width: 256, height: 256)
-        case .heic: PixelSize(width: 16384, height: 16384)
         default: nil
         }
     }

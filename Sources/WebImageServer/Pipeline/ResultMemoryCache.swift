@@ -82,6 +82,18 @@ final class ResultMemoryCache: Sendable {
         self.costLimit = costLimit
     }
 
+    /// The list links both ways: its nodes would keep each other alive once the cache is gone.
+    deinit {
+        state.withLock { state in
+            var next = state.oldest
+            while let node = next {
+                next = node.newer
+                node.older = nil
+                node.newer = nil
+            }
+        }
+    }
+
     /// Bytes of results held.
     var bytes: Int { state.withLock { $0.bytes } }
 

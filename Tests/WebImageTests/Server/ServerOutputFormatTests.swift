@@ -66,15 +66,13 @@ struct ServerOutputFormatTests {
         }
     }
 
-    @Test(.enabled(if: HEIFEncoder.isAvailable, "this libheif has no HEVC encoder"))
-    func heicIsWrittenWhenLibheifCanEncodeIt() async throws {
+    /// HEIC is decoded but never written (libheif's HEVC encoder, x265, is GPL): 422 naming it.
+    @Test func heicIsAnsweredUnsupported() async throws {
         try await withPicture { server, _, source in
-            let reply = try await server.get("/insecure/rs:fit:40:30/bg:fff/\(source)@heic")
-            #expect(reply.status == 200)
-            #expect(reply.header("Content-Type") == "image/heic")
-            let image = try server.decode(reply)
-            #expect(image.format == .heic && image.pixelSize == PixelSize(width: 40, height: 30))
-            #expect(TestBitmaps.isUprightQuadrants(image.bitmap))
+            let reply = try await server.get("/insecure/rs:fit:40:30/\(source)@heic")
+            #expect(reply.status == 422)
+            #expect(reply.error?.name == "unsupported_format")
+            #expect(reply.error?.message.contains("heic") == true)
         }
     }
 

@@ -5,9 +5,8 @@ import Foundation
 /// values) converted to sRGB, and the embedded thumbnail when a thumbnail at most its size is
 /// asked for. Limits are checked from the container.
 ///
-/// Encodes HEIC only where the installed libheif has an HEVC encoder (``HEIFEncoder``; Debian's
-/// libheif has x265's): `canEncode(to: .heic)` asks libheif. AVIF files go to ``AVIFCoder``,
-/// although libheif could read them too.
+/// Decoding only: the HEVC encoder libheif would use (x265) is GPL-licensed, so this library
+/// writes no HEIC. AVIF files go to ``AVIFCoder``, although libheif could read them too.
 public struct HEIFCoder: ImageCoding {
     /// A HEIF coder; stateless, so one instance serves every request.
     public init() {}
@@ -41,18 +40,11 @@ public struct HEIFCoder: ImageCoding {
         }
     }
 
-    /// True for `.heic` when libheif has an HEVC encoder.
-    public func canEncode(to format: ImageFormat) -> Bool { format == .heic && HEIFEncoder.isAvailable }
+    /// Always false: HEIC encoding is not offered (see the type's description).
+    public func canEncode(to format: ImageFormat) -> Bool { false }
 
-    /// Encodes the first frame (shrunk to `maxPixelSize` when set) as HEIC at the options'
-    /// quality; throws ``WebImageError/Code/unsupportedFormat`` without an HEVC encoder, and
-    /// ``WebImageError/Code/encodingFailed`` for a frame larger than 16384 on a side.
+    /// Throws ``WebImageError/Code/unsupportedFormat``: this coder decodes only.
     public func encode(_ image: Image, as format: ImageFormat, options: EncodeOptions) throws -> Data {
-        guard format == .heic else {
-            throw WebImageError(.unsupportedFormat, "The HEIF coder cannot encode \(format.rawValue) images.")
-        }
-        var still = options
-        still.firstFrameOnly = true
-        return try HEIFEncoder.encode(still.encodeFrames(of: image).frame(at: 0).bitmap, quality: options.compressionQuality)
+        throw WebImageError(.unsupportedFormat, "The HEIF coder decodes only; it cannot encode \(format.rawValue) images.")
     }
 }
