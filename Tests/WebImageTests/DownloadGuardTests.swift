@@ -111,7 +111,10 @@ struct DownloadGuardTests {
         // The origin listens on 127.0.0.1 only: 127.0.0.2 refuses the connection.
         resolver.set("two.test", ["127.0.0.2", "127.0.0.1"])
         let policy = AddressPolicy(allowedNetworks: [IPNetwork("127.0.0.0/8")!])
-        try await withOriginAndDownloader(config(resolver, policy)) { origin, downloader in
+        // A clock that stands still: the checked answer's lifetime cannot pass between the loads.
+        var config = config(resolver, policy)
+        config.clock = TestClock(.manual)
+        try await withOriginAndDownloader(config) { origin, downloader in
             origin.setRoute("/a.img", .data(picture))
             let first = await load(downloader, url("two.test", origin, "/a.img"))
             #expect(first?.error?.code == .connectionFailed)
