@@ -10,27 +10,12 @@ import Testing
 struct ServerRevalidationOutcomeTests {
     let photo: [UInt8] = Array(try! JPEGFixtures.encode(TestBitmaps.gradient(width: 120, height: 90)))
 
-    private func configuration(_ clock: Watched<Int64>) -> ServerConfiguration {
-        loopbackServerConfiguration {
-            $0.now = { clock.value }
-            $0.sourceTTL = 100
-            $0.freshnessFloor = 10
-            $0.freshnessCeiling = 1000
-        }
-    }
-
-    private func outcomes(of server: ServerHarness) -> Watched<[RevalidationOutcome]> {
-        let outcomes = Watched<[RevalidationOutcome]>([])
-        server.server.pipeline.states.observeRevalidations { _, outcome in outcomes.update { $0.append(outcome) } }
-        return outcomes
-    }
-
     @Test func aSourceGoneFromItsOriginIsDroppedWithItsResults() async throws {
         try await withTestOrigin { origin in
             let clock = Watched<Int64>(1_000_000)
             origin.setRoute("/g.jpg", .data(photo, contentType: "image/jpeg"))
-            try await withImageServer(configuration(clock)) { server in
-                let outcomes = outcomes(of: server)
+            try await withImageServer(freshnessServerConfiguration(clock)) { server in
+                let outcomes = server.revalidationOutcomes()
                 let path = "/insecure/w:60/plain/http://127.0.0.1:\(origin.port)/g.jpg@png"
                 let made = try await server.get(path)
                 origin.setRoute("/g.jpg", TestOriginRoute(status: 404, contentType: "text/plain"))
@@ -50,8 +35,8 @@ struct ServerRevalidationOutcomeTests {
         try await withTestOrigin { origin in
             let clock = Watched<Int64>(2_000_000)
             origin.setRoute("/f.jpg", .data(photo, contentType: "image/jpeg"))
-            try await withImageServer(configuration(clock)) { server in
-                let outcomes = outcomes(of: server)
+            try await withImageServer(freshnessServerConfiguration(clock)) { server in
+                let outcomes = server.revalidationOutcomes()
                 let path = "/insecure/w:60/plain/http://127.0.0.1:\(origin.port)/f.jpg@png"
                 let made = try await server.get(path)
                 origin.setRoute("/f.jpg", TestOriginRoute(status: 503, contentType: "text/plain"))

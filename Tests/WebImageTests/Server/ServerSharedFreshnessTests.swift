@@ -18,11 +18,7 @@ struct ServerSharedFreshnessTests {
 
     private func configuration(_ clock: Watched<Int64>, _ redis: RedisTestServer,
                                _ adjust: (inout ServerConfiguration) -> Void = { _ in }) -> ServerConfiguration {
-        loopbackServerConfiguration {
-            $0.now = { clock.value }
-            $0.sourceTTL = 100
-            $0.freshnessFloor = 10
-            $0.freshnessCeiling = 1000
+        freshnessServerConfiguration(clock) {
             $0.sharedCache = redis.configuration()
             $0.sharedCacheTTL = 300
             adjust(&$0)

@@ -11,24 +11,6 @@ struct ServerSourceFreshnessTests {
     let wide: [UInt8] = Array(try! JPEGFixtures.encode(TestBitmaps.gradient(width: 320, height: 240)))
     let narrow: [UInt8] = Array(try! JPEGFixtures.encode(TestBitmaps.gradient(width: 160, height: 120)))
 
-    private func configuration(_ clock: Watched<Int64>, _ adjust: (inout ServerConfiguration) -> Void = { _ in })
-        -> ServerConfiguration {
-        loopbackServerConfiguration {
-            $0.now = { clock.value }
-            $0.sourceTTL = 100
-            $0.freshnessFloor = 10
-            $0.freshnessCeiling = 1000
-            adjust(&$0)
-        }
-    }
-
-    /// The outcomes of `server`'s revalidations, in order.
-    private func outcomes(of server: ServerHarness) -> Watched<[RevalidationOutcome]> {
-        let outcomes = Watched<[RevalidationOutcome]>([])
-        server.server.pipeline.states.observeRevalidations { _, outcome in outcomes.update { $0.append(outcome) } }
-        return outcomes
-    }
-
     private func width(_ reply: ServerReply, _ server: ServerHarness) throws -> Int {
         try server.decode(reply).pixelSize.width
     }
@@ -39,8 +21,8 @@ struct ServerSourceFreshnessTests {
             var first = TestOriginRoute.data(wide, contentType: "image/jpeg")
             first.etag = "\"a\""
             origin.setRoute("/p.jpg", first)
-            try await withImageServer(configuration(clock)) { server in
-                let outcomes = outcomes(of: server)
+            try await withImageServer(freshnessServerConfiguration(clock)) { server in
+                let outcomes = server.revalidationOutcomes()
                 let path = "/insecure/rs:fit:400:400/plain/http://127.0.0.1:\(origin.port)/p.jpg@png"
                 let made = try await server.get(path)
                 #expect(try width(made, server) == 320)
@@ -96,12 +78,12 @@ struct ServerSourceFreshnessTests {
             route.headers = [("Cache-Control", "public, max-age=300")]
             origin.setRoute("/same.jpg", route)
             // No memory cache: every hit is a disk hit.
-            let settings = configuration(clock) {
+            let settings = freshnessServerConfiguration(clock) {
                 $0.cacheDirectory = sandbox.root
                 $0.resultMemoryBytes = 0
             }
             try await withImageServer(settings) { server in
-                let outcomes = outcomes(of: server)
+                let outcomes = server.revalidationOutcomes()
                 let path = "/insecure/w:100/plain/http://127.0.0.1:\(origin.port)/same.jpg@webp"
                 let made = try await server.get(path)
                 #expect(made.status == 200)
@@ -134,13 +116,13 @@ struct ServerSourceFreshnessTests {
             origin.setRoute("/e.jpg", .data(wide, contentType: "image/jpeg"))
             let clock = Watched<Int64>(3_000_000)
             let path = "/insecure/w:90/plain/http://127.0.0.1:\(origin.port)/e.jpg@png"
-            let first = try await withImageServer(configuration(clock)) { try await $0.get(path) }
-            let second = try await withImageServer(configuration(clock)) { try await $0.get(path) }
+            let first = try await withImageServer(freshnessServerConfiguration(clock)) { try await $0.get(path) }
+            let second = try await withImageServer(freshnessServerConfiguration(clock)) { try await $0.get(path) }
             let etag = try #require(first.header("ETag"))
             #expect(second.header("ETag") == etag, "two instances tag one result alike")
             let identity = SourceRecord.identity(of: Data(wide))
             #expect(etag == ResultETag.make(identity: identity, resultKey: try resultKey(path)))
-            let other = try await withImageServer(configuration(clock)) {
+            let other = try await withImageServer(freshnessServerConfiguration(clock)) {
                 try await $0.get("/insecure/w:91/plain/http://127.0.0.1:\(origin.port)/e.jpg@png")
             }
             #expect(other.header("ETag") != etag)

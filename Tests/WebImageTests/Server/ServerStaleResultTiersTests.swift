@@ -16,24 +16,6 @@ struct ServerStaleResultTiersTests {
     static let modified = "Wed, 21 Oct 2015 07:28:00 GMT"
     static let remodified = "Thu, 22 Oct 2015 07:28:00 GMT"
 
-    private func configuration(_ clock: Watched<Int64>, _ adjust: (inout ServerConfiguration) -> Void = { _ in })
-        -> ServerConfiguration {
-        loopbackServerConfiguration {
-            $0.now = { clock.value }
-            $0.sourceTTL = 100
-            $0.freshnessFloor = 10
-            $0.freshnessCeiling = 1000
-            adjust(&$0)
-        }
-    }
-
-    /// The outcomes of `server`'s revalidations, in order.
-    private func outcomes(of server: ServerHarness) -> Watched<[RevalidationOutcome]> {
-        let outcomes = Watched<[RevalidationOutcome]>([])
-        server.server.pipeline.states.observeRevalidations { _, outcome in outcomes.update { $0.append(outcome) } }
-        return outcomes
-    }
-
     /// `bytes` with an ETag and a Last-Modified (no Cache-Control: the source lives `--source-ttl`).
     private func version(_ bytes: [UInt8], etag: String, lastModified: String) -> TestOriginRoute {
         var route = TestOriginRoute.data(bytes, contentType: "image/jpeg")
@@ -46,8 +28,8 @@ struct ServerStaleResultTiersTests {
         try await withTestOrigin { origin in
             let clock = Watched<Int64>(1_000_000)
             origin.setRoute("/f.jpg", version(wide, etag: "\"a\"", lastModified: Self.modified))
-            try await withImageServer(configuration(clock)) { server in
-                let outcomes = outcomes(of: server)
+            try await withImageServer(freshnessServerConfiguration(clock)) { server in
+                let outcomes = server.revalidationOutcomes()
                 let path = "/insecure/w:100/plain/http://127.0.0.1:\(origin.port)/f.jpg@png"
                 let made = try await server.get(path)
                 #expect(made.status == 200)
@@ -80,8 +62,8 @@ struct ServerStaleResultTiersTests {
         try await withTestOrigin { origin in
             let clock = Watched<Int64>(2_000_000)
             origin.setRoute("/m.jpg", version(wide, etag: "\"a\"", lastModified: Self.modified))
-            try await withImageServer(configuration(clock)) { server in
-                let outcomes = outcomes(of: server)
+            try await withImageServer(freshnessServerConfiguration(clock)) { server in
+                let outcomes = server.revalidationOutcomes()
                 let base = "plain/http://127.0.0.1:\(origin.port)/m.jpg@png"
                 let made = try await server.get("/insecure/rs:fit:400:400/" + base)
                 origin.setRoute("/m.jpg", version(narrow, etag: "\"b\"", lastModified: Self.remodified))
@@ -116,7 +98,7 @@ struct ServerStaleResultTiersTests {
             let clock = Watched<Int64>(3_000_000)
             origin.setRoute("/d.jpg", version(wide, etag: "\"a\"", lastModified: Self.modified))
             // No memory cache: every hit is a disk hit.
-            let settings = configuration(clock) {
+            let settings = freshnessServerConfiguration(clock) {
                 $0.cacheDirectory = sandbox.root
                 $0.resultMemoryBytes = 0
             }
@@ -127,7 +109,7 @@ struct ServerStaleResultTiersTests {
 
             clock.update { $0 += 101 }
             try await withImageServer(settings) { server in
-                let outcomes = outcomes(of: server)
+                let outcomes = server.revalidationOutcomes()
                 let stale = try await server.get(path)
                 #expect(stale.body == made.body, "the stored result, served once more")
                 #expect(stale.header("Cache-Control") == "public, max-age=10")
@@ -162,7 +144,7 @@ struct ServerStaleResultTiersTests {
             }
             let long = "/insecure/w:50/plain/http://127.0.0.1:\(origin.port)/long.jpg@png"
             let short = "/insecure/w:50/plain/http://127.0.0.1:\(origin.port)/short.jpg@png"
-            try await withImageServer(configuration(clock)) { server in
+            try await withImageServer(freshnessServerConfiguration(clock)) { server in
                 let ceiling = try await server.get(long)
                 #expect(ceiling.header("Cache-Control") == "public, max-age=1000", "the ceiling")
                 let floor = try await server.get(short)
@@ -171,7 +153,7 @@ struct ServerStaleResultTiersTests {
                 let later = try await server.get(long)
                 #expect(later.header("Cache-Control") == "public, max-age=600", "counting down")
             }
-            try await withImageServer(configuration(clock) { $0.ttl = 50 }) { server in
+            try await withImageServer(freshnessServerConfiguration(clock) { $0.ttl = 50 }) { server in
                 let capped = try await server.get(long)
                 #expect(capped.header("Cache-Control") == "public, max-age=50", "--ttl")
             }
