@@ -18,9 +18,13 @@ struct DownloadTimeoutTests {
     let picture = TestImageCoder.encode(width: 16, height: 16)
     static let timeout: Double = 1
 
+    /// The download timeout under test, with a connect timeout long enough that a loaded machine
+    /// never fails the connection itself (that would be a different timeout, whose connection the
+    /// client's pool finishes and keeps idle).
     private static func config() -> DownloaderConfig {
         var config = DownloaderConfig()
         config.downloadTimeout = timeout
+        config.connectTimeout = 30 * SanitizerRun.slowdown
         return config
     }
 
@@ -57,6 +61,7 @@ struct DownloadTimeoutTests {
             origin.setRoute("/slow.img", .data(picture, delay: .seconds(30)))
             let (error, times) = await failure(downloader, origin, origin.url("/slow.img"))
             #expect(error?.code == .timedOut)
+            #expect(error?.message.contains("waiting for data") == true, "\(String(describing: error))")
             Self.expectWithinBound(times, "no response head")
             #expect(!downloader.shouldBlockFailedURL(origin.url("/slow.img"), error: error!))
         }
@@ -67,6 +72,7 @@ struct DownloadTimeoutTests {
             origin.setRoute("/stall.img", .data(picture, mode: .stallAfter(100)))
             let (error, times) = await failure(downloader, origin, origin.url("/stall.img"))
             #expect(error?.code == .timedOut)
+            #expect(error?.message.contains("waiting for data") == true, "\(String(describing: error))")
             Self.expectWithinBound(times, "body stalled after 100 bytes")
         }
     }
@@ -87,5 +93,21 @@ struct DownloadTimeoutTests {
             #expect(try #require(origin.stats.connectionTimes.first).accepted + .milliseconds(40 * pauses)
                     <= ContinuousClock.now)
         }
+    }
+
+    @Test func everyTimeoutIsBoundedBeforeTheEventLoopSeesIt() async throws {
+        var config = DownloaderConfig()
+        for (given, taken) in [(Double.infinity, DownloaderConfig.longestTimeout), (1e300, DownloaderConfig.longestTimeout),
+                               (.nan, 15), (-1, 15), (0, 15), (2.5, 2.5)] {
+            config.downloadTimeout = given
+            config.connectTimeout = given
+            #expect(config.effectiveTimeout == taken, "\(given)")
+            #expect(config.effectiveConnectTimeout == taken, "\(given)")
+            // Creating the client converts both to nanoseconds; an unbounded value would trap here.
+            try await ImageDownloader(config: config).shutdown()
+        }
+        config.connectTimeout = nil
+        config.downloadTimeout = 7
+        #expect(config.effectiveConnectTimeout == 7)
     }
 }

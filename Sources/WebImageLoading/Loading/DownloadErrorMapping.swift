@@ -5,8 +5,9 @@ import NIOCore
 
 /// Turns what the HTTP client and SwiftNIO throw into ``WebImageError`` with the URL attached.
 enum DownloadErrorMapping {
-    /// The ``WebImageError`` for `error`, thrown while downloading `url`.
-    static func map(_ error: any Error, url: URL, timeout: TimeInterval) -> WebImageError {
+    /// The ``WebImageError`` for `error`, thrown while downloading `url` with these timeouts (for
+    /// the message).
+    static func map(_ error: any Error, url: URL, timeout: TimeInterval, connectTimeout: TimeInterval) -> WebImageError {
         if var error = error as? WebImageError {
             if error.url == nil { error.url = url }
             return error
@@ -15,12 +16,12 @@ enum DownloadErrorMapping {
             return WebImageError(.cancelled, "The download was cancelled.", url: url)
         }
         if let client = error as? HTTPClientError {
-            return map(client, url: url, timeout: timeout)
+            return map(client, url: url, timeout: timeout, connectTimeout: connectTimeout)
         }
         if let channel = error as? ChannelError {
             switch channel {
             case .connectTimeout:
-                return timedOut(url, timeout, phase: "connecting", underlying: error)
+                return timedOut(url, connectTimeout, phase: "connecting", underlying: error)
             default:
                 return WebImageError(.connectionFailed, "The connection failed: \(channel).", url: url, underlying: error)
             }
@@ -47,10 +48,11 @@ enum DownloadErrorMapping {
         return WebImageError(.connectionFailed, "The download failed: \(error).", url: url, underlying: error)
     }
 
-    private static func map(_ error: HTTPClientError, url: URL, timeout: TimeInterval) -> WebImageError {
+    private static func map(_ error: HTTPClientError, url: URL, timeout: TimeInterval,
+                            connectTimeout: TimeInterval) -> WebImageError {
         switch error {
         case .connectTimeout, .tlsHandshakeTimeout, .getConnectionFromPoolTimeout:
-            return timedOut(url, timeout, phase: "connecting", underlying: error)
+            return timedOut(url, connectTimeout, phase: "connecting", underlying: error)
         case .readTimeout:
             return timedOut(url, timeout, phase: "waiting for data", underlying: error)
         case .deadlineExceeded, .writeTimeout:

@@ -160,7 +160,8 @@ final class DownloadOperation: Sendable {
             do {
                 return try await fetcher.fetch(plan, observer: self)
             } catch {
-                let failure = DownloadErrorMapping.map(error, url: url, timeout: plan.timeout)
+                let failure = DownloadErrorMapping.map(error, url: url, timeout: plan.timeout,
+                                                       connectTimeout: plan.connectTimeout)
                 guard let delay = retryDelay(after: failure, retries: retries) else {
                     fail(failure)
                     return nil

@@ -23,6 +23,8 @@ enum DownloadPriority: Int, Comparable, Sendable {
 struct DownloadPlan: Sendable {
     var request: ImageDownloadRequest
     var timeout: TimeInterval
+    /// The seconds allowed for getting a connection.
+    var connectTimeout: TimeInterval
     var maximumResponseSize: Int
     var maximumRedirects: Int
     /// Bytes of a refused response's body kept in its error (0: none, and the body is not read).

@@ -23,6 +23,9 @@ public struct DownloaderConfig: Sendable {
     /// it covers connecting and every wait for body bytes (a stalled body times out). 0 means 15.
     /// Read when the downloader is created.
     public var downloadTimeout: TimeInterval = 15
+    /// Seconds allowed for getting a connection (resolving, connecting, the TLS handshake, waiting
+    /// for a pooled one); nil (default) means ``downloadTimeout``. Read when the downloader is created.
+    public var connectTimeout: TimeInterval?
     /// The fraction of the expected size (0…1) that must arrive between two progress callbacks.
     public var minimumProgressInterval: Double = 0
     /// FIFO (default) or LIFO, within one priority.
@@ -102,8 +105,20 @@ public struct DownloaderConfig: Sendable {
         return Int(min(UInt64(200_000_000), max(tenth, 1_000_000)))
     }()
 
-    /// The timeout actually used (0 or negative means 15 s).
-    var effectiveTimeout: TimeInterval { downloadTimeout > 0 ? downloadTimeout : 15 }
+    /// The timeout actually used: 0, negative or NaN means 15 s; at most ``longestTimeout``.
+    var effectiveTimeout: TimeInterval { Self.bounded(downloadTimeout) }
+
+    /// The connect timeout actually used: ``connectTimeout`` bounded as ``effectiveTimeout`` is,
+    /// or the download timeout.
+    var effectiveConnectTimeout: TimeInterval { connectTimeout.map(Self.bounded) ?? effectiveTimeout }
+
+    /// The longest timeout taken (a million seconds): larger ones, infinity included, are cut to
+    /// it, so a timeout's nanoseconds always fit the event loop's 64-bit count.
+    static let longestTimeout: TimeInterval = 1_000_000
+
+    private static func bounded(_ seconds: TimeInterval) -> TimeInterval {
+        seconds > 0 ? min(seconds, longestTimeout) : 15
+    }
 
     /// The progress interval clamped to 0…1.
     var effectiveProgressInterval: Double { min(max(minimumProgressInterval, 0), 1) }

@@ -44,11 +44,12 @@ public final class ImageDownloader: ImageLoading {
     /// A downloader with `config`; it owns an HTTP client on the shared event loops.
     public init(config: DownloaderConfig = .default) {
         let timeout = TimeAmount.milliseconds(Int64(config.effectiveTimeout * 1000))
+        let connectTimeout = TimeAmount.milliseconds(Int64(config.effectiveConnectTimeout * 1000))
         // The queue bounds concurrency (and may be raised later), so the pool must not be the bottleneck.
         let perHost = max(128, config.maxConcurrentDownloads, config.maxConcurrentDownloadsPerHost)
         var clientConfig = HTTPClient.Configuration(
             redirectConfiguration: .disallow,
-            timeout: .init(connect: timeout, read: timeout),
+            timeout: .init(connect: connectTimeout, read: timeout),
             connectionPool: .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: perHost))
         clientConfig.connectionPool.retryConnectionEstablishment = config.retriesFailedConnections
         if config.allowInvalidSSLCertificates {
@@ -225,7 +226,7 @@ public final class ImageDownloader: ImageLoading {
             return .failure(error)
         }
         return .success(DownloadPlan(
-            request: request, timeout: config.effectiveTimeout,
+            request: request, timeout: config.effectiveTimeout, connectTimeout: config.effectiveConnectTimeout,
             maximumResponseSize: key.maximumResponseSize, maximumRedirects: max(0, config.maximumRedirects),
             errorBodyLimit: min(max(0, context.errorBodyLimit ?? 0), key.maximumResponseSize),
             sourceAllowList: config.sourceAllowList,

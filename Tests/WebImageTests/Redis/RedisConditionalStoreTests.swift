@@ -135,6 +135,14 @@ struct RedisConditionalStoreTests {
 
     @Test func aDownOrSilentRedisIsAFailureNeverATrap() async throws {
         try await withRedisServer { redis in
+            // The entry is written and read with the usual (long) timeouts, so a slow instrumented
+            // run cannot fail the setup; only the calls meant to fail use the 50 ms client.
+            let healthy = RedisClient(configuration: redis.configuration())
+            defer { healthy.close() }
+            let setup = RedisStore(client: healthy, namespace: "conditional")
+            #expect(await write(setup, "k", "one"))
+            let read = try #require(try await entry(setup, "k"))
+
             let client = RedisClient(configuration: redis.configuration {
                 $0.connections = 1
                 $0.connectTimeoutMilliseconds = 50
@@ -142,9 +150,6 @@ struct RedisConditionalStoreTests {
             })
             defer { client.close() }
             let store = RedisStore(client: client, namespace: "conditional")
-            #expect(await write(store, "k", "one"))
-            let read = try #require(try await entry(store, "k"))
-
             // Paused: it accepts connections and answers nothing; every call ends at its timeout.
             redis.pause()
             let silentLookup = await store.lookup(forKey: "k")
