@@ -18,7 +18,9 @@ extension ImagePipeline {
         let decodedAt = ContinuousClock.now
         metrics.record(.decode, decodedAt - started)
         try WorkCancellation.checkCurrent()
-        let processed = try ImageProcessor.process(decoded.image, plan: decoded.plan)
+        let processed = try ImageProcessor.process(decoded.image, plan: decoded.plan,
+                                                   flattenOver: flattenColor(parsed.options, asked: format,
+                                                                             source: decoded.image.format))
         let transformed = ContinuousClock.now
         metrics.record(.transform, transformed - decodedAt)
         try WorkCancellation.checkCurrent()
@@ -36,6 +38,14 @@ extension ImagePipeline {
         }
         metrics.record(.encode, ContinuousClock.now - transformed)
         return (encoded, output)
+    }
+
+    /// The colour a result's alpha is flattened over while it is processed: `bg` for every format
+    /// (as imgproxy flattens), else the encoder's background when the result is known to be a
+    /// JPEG, which keeps no alpha (so a transparent canvas is filled once, not copied to flatten).
+    func flattenColor(_ options: ProcessingOptions, asked: ImageFormat?, source: ImageFormat) -> RGBA? {
+        if let background = options.background { return background }
+        return (asked ?? source) == .jpeg ? EncodeOptions().backgroundColor : nil
     }
 
     /// The server's limits on one request's work, tightened by the URL's `msr`.

@@ -4,23 +4,27 @@ import WebImage
 /// Turns a decoded source into the result a request asks for, by its ``JobPlan``, in imgproxy's
 /// order: the quarter turns first (so every size below is in the turned image's terms), the crop,
 /// the resize, the flips, the crop to the result, blur, sharpen and pixelate, and the canvas
-/// (extension to the target or its aspect ratio, and padding).
+/// (extension to the target or its aspect ratio, and padding), then the flattening of alpha over
+/// a background when the result keeps none.
 ///
 /// The decode may already have done the resize (``PlannedSourceDecoder``): then the image arrives
 /// at the plan's scaled size and the crop and resize steps are skipped. An animation (when the
 /// server keeps more than its first frame) has every frame processed alike, its timing kept.
 enum ImageProcessor {
-    static func process(_ image: Image, plan: JobPlan) throws -> Image {
+    /// `image` processed by `plan`; with `flattenOver`, its alpha composited over that colour as
+    /// the last step (built into the canvas when there is one, so no bitmap is made for it).
+    static func process(_ image: Image, plan: JobPlan, flattenOver: RGBA? = nil) throws -> Image {
         var windows = SmartWindows()
         guard image.isAnimated else {
-            return try processFrame(image, plan: plan, windows: &windows)
+            return try processFrame(image, plan: plan, flattenOver: flattenOver, windows: &windows)
         }
         // The first frame now; the others as the encoder asks for them, one at a time, cropped
         // where smart gravity cropped the first.
-        let poster = try processFrame(Image(bitmap: image.bitmap, format: image.format), plan: plan, windows: &windows)
+        let poster = try processFrame(Image(bitmap: image.bitmap, format: image.format), plan: plan,
+                                      flattenOver: flattenOver, windows: &windows)
         let durations = (0..<image.frameCount).map { image.frameDuration(at: $0) }
         let header = AnimationHeader(loopCount: image.loopCount, durations: durations, frameSize: poster.pixelSize)
-        let decoder = ProcessedFrames(source: image, plan: plan, windows: windows)
+        let decoder = ProcessedFrames(source: image, plan: plan, flattenOver: flattenOver, windows: windows)
         let frames = AnimatedFrames(header: header, data: nil, poster: poster.bitmap, decoder: decoder)
         return Image(animation: frames, format: image.format)
     }
@@ -29,18 +33,20 @@ enum ImageProcessor {
     private final class ProcessedFrames: AnimationFrameDecoding {
         let source: Image
         let plan: JobPlan
+        let flattenOver: RGBA?
         let windows: SmartWindows
 
-        init(source: Image, plan: JobPlan, windows: SmartWindows) {
+        init(source: Image, plan: JobPlan, flattenOver: RGBA?, windows: SmartWindows) {
             self.source = source
             self.plan = plan
+            self.flattenOver = flattenOver
             self.windows = windows
         }
 
         func decodeFrame(at index: Int) throws -> Bitmap {
             let still = Image(bitmap: try source.frame(at: index).bitmap, format: source.format)
             var windows = windows
-            return try ImageProcessor.processFrame(still, plan: plan, windows: &windows).bitmap
+            return try ImageProcessor.processFrame(still, plan: plan, flattenOver: flattenOver, windows: &windows).bitmap
         }
     }
 
@@ -60,7 +66,8 @@ enum ImageProcessor {
         return window
     }
 
-    fileprivate static func processFrame(_ image: Image, plan job: JobPlan, windows: inout SmartWindows) throws -> Image {
+    fileprivate static func processFrame(_ image: Image, plan job: JobPlan, flattenOver: RGBA?,
+                                         windows: inout SmartWindows) throws -> Image {
         // Each frame and each step begins only while the work is wanted.
         try WorkCancellation.checkCurrent()
         let options = job.options
@@ -105,7 +112,13 @@ enum ImageProcessor {
                           decodeOptions: image.decodeOptions, colorProfile: image.colorProfile)
         }
         if let canvas = plan.canvas, canvas != image.pixelSize {
-            image = extend(image, to: canvas, at: plan.imageOrigin, background: options.background ?? .clear)
+            image = extend(image, to: canvas, at: plan.imageOrigin, background: options.background ?? .clear,
+                           flattenOver: flattenOver)
+        } else if let flattenOver {
+            try WorkCancellation.checkCurrent()
+            let bitmap = image.bitmap.flattened(over: flattenOver)
+            image = Image(bitmap: bitmap, format: image.format, decodeOptions: image.decodeOptions,
+                          colorProfile: image.colorProfile)
         }
         return image
     }
@@ -150,25 +163,34 @@ enum ImageProcessor {
         return Image(bitmap: bitmap, format: image.format, decodeOptions: image.decodeOptions, colorProfile: image.colorProfile)
     }
 
-    /// The image placed on a `canvas`-sized bitmap of `background`, its top-left corner at `origin`.
-    private static func extend(_ image: Image, to canvas: PixelSize, at origin: PixelPoint, background: RGBA) -> Image {
+    /// The image placed on a `canvas`-sized bitmap of `background`, its top-left corner at `origin`;
+    /// with `flattenOver`, the background and the image both composited over that colour as they
+    /// are written.
+    private static func extend(_ image: Image, to canvas: PixelSize, at origin: PixelPoint, background: RGBA,
+                               flattenOver: RGBA?) -> Image {
         let source = image.bitmap
+        let fill = flattenOver.map { background.flattened(over: $0) } ?? background
         let bitmap = Bitmap(width: canvas.width, height: canvas.height) { out in
             for index in stride(from: 0, to: out.count, by: 4) {
-                out[index] = background.r
-                out[index + 1] = background.g
-                out[index + 2] = background.b
-                out[index + 3] = background.a
+                out[index] = fill.r
+                out[index + 1] = fill.g
+                out[index + 2] = fill.b
+                out[index + 3] = fill.a
             }
             let x0 = max(origin.x, 0), x1 = min(origin.x + source.width, canvas.width)
             let y0 = max(origin.y, 0), y1 = min(origin.y + source.height, canvas.height)
             guard x1 > x0, y1 > y0 else { return }
-            source.pixels.withUnsafeBytes { pixels in
+            source.withUnsafeBytes { pixels in
                 for y in y0..<y1 {
                     let from = ((y - origin.y) * source.width + (x0 - origin.x)) * 4
                     let to = (y * canvas.width + x0) * 4
-                    UnsafeMutableRawPointer(out.baseAddress! + to)
-                        .copyMemory(from: pixels.baseAddress! + from, byteCount: (x1 - x0) * 4)
+                    if let flattenOver {
+                        Bitmap.flatten(pixels.baseAddress! + from, into: out.baseAddress! + to,
+                                       pixelCount: x1 - x0, over: flattenOver)
+                    } else {
+                        UnsafeMutableRawPointer(out.baseAddress! + to)
+                            .copyMemory(from: pixels.baseAddress! + from, byteCount: (x1 - x0) * 4)
+                    }
                 }
             }
         }

@@ -182,4 +182,46 @@ struct ServerCanvasOptionTests {
             #expect(widthOnly.pixelSize == PixelSize(width: 80, height: 60))
         }
     }
+
+    // MARK: background
+
+    /// `background` flattens the result's alpha in every format, as imgproxy does: a 40×20 PNG
+    /// whose left half is opaque red, right half transparent and middle column half-transparent
+    /// green comes back opaque over blue as PNG and as BMP, and keeps its alpha without `bg`.
+    @Test func backgroundFlattensAlphaInEveryFormat() async throws {
+        let halves = Bitmap(width: 40, height: 20) { out in
+            for y in 0..<20 {
+                for x in 0..<40 {
+                    let pixel = x == 20 ? RGBA(r: 0, g: 255, b: 0, a: 128)
+                        : x < 20 ? TestBitmaps.red : Self.clear
+                    let i = (y * 40 + x) * 4
+                    out[i] = pixel.r; out[i + 1] = pixel.g; out[i + 2] = pixel.b; out[i + 3] = pixel.a
+                }
+            }
+        }
+        let png = Array(try CodersManager().encode(Image(bitmap: halves), as: .png, options: .default))
+        try await withTestOrigin { origin in
+            origin.setRoute("/halves.png", .data(png, contentType: "image/png"))
+            try await withImageServer(loopbackServerConfiguration()) { server in
+                let source = "plain/http://127.0.0.1:\(origin.port)/halves.png"
+                for format in ["png", "bmp"] {
+                    let flat = try await image(server, "/insecure/bg:0000ff/\(source)@\(format)")
+                    #expect(!flat.bitmap.hasAlpha, "\(format)")
+                    #expect(flat.bitmap.pixel(x: 5, y: 5) == TestBitmaps.red, "\(format)")
+                    #expect(flat.bitmap.pixel(x: 30, y: 5) == TestBitmaps.blue, "\(format)")
+                    #expect(flat.bitmap.pixel(x: 20, y: 5) == RGBA(r: 0, g: 128, b: 127), "\(format)")
+                }
+                let kept = try await image(server, "/insecure/\(source)@png")
+                #expect(kept.bitmap.pixel(x: 30, y: 5) == Self.clear)
+                #expect(kept.bitmap.pixel(x: 20, y: 5) == RGBA(r: 0, g: 255, b: 0, a: 128))
+                // Padding and flattening in one canvas: the padding takes the background too.
+                let padded = try await image(server, "/insecure/pd:4/bg:0000ff/\(source)@png")
+                #expect(padded.pixelSize == PixelSize(width: 48, height: 28))
+                #expect(!padded.bitmap.hasAlpha)
+                #expect(padded.bitmap.pixel(x: 1, y: 1) == TestBitmaps.blue)
+                #expect(padded.bitmap.pixel(x: 34, y: 9) == TestBitmaps.blue)
+                #expect(padded.bitmap.pixel(x: 24, y: 9) == RGBA(r: 0, g: 128, b: 127))
+            }
+        }
+    }
 }

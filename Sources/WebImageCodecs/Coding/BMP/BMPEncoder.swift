@@ -21,8 +21,9 @@ enum BMPEncoder {
             throw WebImageError(.encodingFailed,
                 "A \(width)×\(height) image is too large for a BMP file (at most 4 GiB of pixels).")
         }
+        // The headers; the pixels are written straight into the file's one buffer below.
         var out = [UInt8]()
-        out.reserveCapacity(pixelOffset + imageBytes)
+        out.reserveCapacity(pixelOffset)
         func u16(_ value: Int) { out += [UInt8(value & 0xFF), UInt8(value >> 8 & 0xFF)] }
         func u32(_ value: UInt32) { out += [UInt8(value & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value >> 16 & 0xFF), UInt8(value >> 24)] }
 
@@ -52,28 +53,34 @@ enum BMPEncoder {
             out += [UInt8](repeating: 0, count: 36 + 12)    // endpoints and gamma: unused for sRGB
         }
 
-        var row = [UInt8](repeating: 0, count: rowBytes)
-        try bitmap.pixels.withUnsafeBufferPointer { pixels in
-            for y in stride(from: height - 1, through: 0, by: -1) {
-                if y & 63 == 0, WorkCancellation.isCurrentCancelled {
-                    throw WebImageError(.cancelled, "The BMP encode was cancelled.")
-                }
-                var to = 0
-                for x in 0..<width {
-                    let from = (y * width + x) * 4
-                    row[to] = pixels[from + 2]
-                    row[to + 1] = pixels[from + 1]
-                    row[to + 2] = pixels[from]
-                    if alpha {
-                        row[to + 3] = pixels[from + 3]
-                        to += 4
-                    } else {
-                        to += 3
+        var file = Data(count: pixelOffset + imageBytes)
+        try file.withUnsafeMutableBytes { (file: UnsafeMutableRawBufferPointer) in
+            let bytes = file.bindMemory(to: UInt8.self)
+            _ = UnsafeMutableBufferPointer(rebasing: bytes[0..<pixelOffset]).initialize(from: out)
+            try bitmap.withUnsafeBytes { pixels in
+                var to = pixelOffset
+                for y in stride(from: height - 1, through: 0, by: -1) {
+                    if y & 63 == 0, WorkCancellation.isCurrentCancelled {
+                        throw WebImageError(.cancelled, "The BMP encode was cancelled.")
                     }
+                    var from = y * width * 4
+                    for _ in 0..<width {
+                        bytes[to] = pixels[from + 2]
+                        bytes[to + 1] = pixels[from + 1]
+                        bytes[to + 2] = pixels[from]
+                        if alpha {
+                            bytes[to + 3] = pixels[from + 3]
+                            to += 4
+                        } else {
+                            to += 3
+                        }
+                        from += 4
+                    }
+                    // A 24-bit row's padding to four bytes stays zero.
+                    if !alpha { to += rowBytes - width * 3 }
                 }
-                out += row
             }
         }
-        return Data(out)
+        return file
     }
 }
