@@ -223,7 +223,8 @@ final class DownloadOperation: Sendable {
     private func decode(_ outcome: FetchOutcome) {
         if outcome.notModified {
             fail(WebImageError(.cacheNotModified, "The server answered 304: the cached copy is current.",
-                               url: url, httpStatus: 304, contentType: outcome.response.contentType),
+                               url: url, httpStatus: 304, contentType: outcome.response.contentType,
+                               underlying: NotModifiedResponse(response: outcome.response)),
                  response: outcome.response)
             return
         }

@@ -20,6 +20,11 @@ struct RedisKeys: Sendable {
         Data((prefix + "lease:" + Self.hash(key)).utf8)
     }
 
+    /// The set naming the values stored in `group` (see ``RedisStore/store(_:forKey:inGroup:ttl:)``).
+    func group(_ group: String) -> Data {
+        Data((prefix + "group:" + Self.hash(group)).utf8)
+    }
+
     /// The pattern matching every value and lease of this namespace (for `SCAN` on clear).
     var pattern: Data { Data((prefix + "*").utf8) }
 

@@ -35,15 +35,14 @@ extension ImagePipeline {
     static let purgePrefix = "/purge"
 
     /// Drops `source`: its record here and in the shared tier (so every instance forgets it on its
-    /// next check), its bytes on this disk and in the shared tier, and its results in memory.
-    /// Results on disk and in the shared tier are kept under the identity of the bytes they were
-    /// made from, which no request finds once the source is fetched again with other bytes.
+    /// next check, and drops its own results of it then), its bytes on this disk and in the shared
+    /// tier, and its results in memory, on this disk and in the shared tier.
     func purgeSource(_ source: URL) async {
         let key = source.absoluteString
         await states.forget(key)
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
             sourceCaches.removeImage(forKey: key, cacheType: .all) { done.resume() }
         }
-        results?.removeAll(madeFrom: key)
+        await dropResults(madeFrom: key)
     }
 }

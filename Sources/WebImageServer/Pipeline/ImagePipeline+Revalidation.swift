@@ -44,8 +44,9 @@ extension ImagePipeline {
 
     /// Asks the origin whether `source` changed since `record` (a conditional request with its
     /// validators; a file is read again): unchanged (a 304, or the same bytes), its freshness is
-    /// renewed; changed, the new bytes are kept and recorded, so results of the old version are
-    /// no longer served anywhere; gone (404), the source is dropped as a purge drops it; no answer,
+    /// renewed; changed, the new bytes are kept and recorded, and the results made from the old
+    /// version are dropped here and in the shared tier (other instances drop theirs on learning
+    /// of the new version); gone (404), the source is dropped as a purge drops it; no answer,
     /// it is asked again after the freshness floor.
     func revalidate(_ source: URL, _ record: SourceRecord) async -> RevalidationOutcome {
         let key = source.absoluteString
@@ -56,7 +57,7 @@ extension ImagePipeline {
         } catch {
             let now = parser.now()
             if error.code == .cacheNotModified {
-                await states.renew(record.renewed(at: now), for: key)
+                await states.renew(renewed(record, by: error.underlying as? NotModifiedResponse, at: now), for: key)
                 return .unchanged
             }
             if ServerError(error, source: key).status == 404 {
@@ -76,8 +77,18 @@ extension ImagePipeline {
             return .unchanged
         }
         await states.save(fresh, for: key)
-        results?.removeAll(madeFrom: key)
+        await dropResults(madeFrom: key)
         logger.info("source changed", metadata: ["source": "\(key)"])
         return .changed
+    }
+
+    /// `record` renewed at `now` by a 304: the headers it carries replace the stored ones (RFC 9111
+    /// §4.3.4), so a new `Cache-Control` or `Expires` sets the new lifetime and new validators
+    /// replace the old; without them the old lifetime and validators stand.
+    func renewed(_ record: SourceRecord, by notModified: NotModifiedResponse?, at now: Int64) -> SourceRecord {
+        guard let headers = notModified?.response.headers else { return record.renewed(at: now) }
+        let saysFreshness = headers[header: "Cache-Control"] != nil || headers[header: "Expires"] != nil
+        return record.renewed(at: now, lifetime: saysFreshness ? freshness.lifetime(headers: headers) : nil,
+                              etag: headers[header: "ETag"], lastModified: headers[header: "Last-Modified"])
     }
 }

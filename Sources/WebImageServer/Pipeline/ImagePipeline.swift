@@ -21,6 +21,8 @@ final class ImagePipeline: Sendable {
     let logger: Logger
     /// Encoded results on disk, under the result key (with a cache directory only).
     let storedResults: DiskCache?
+    /// Which results on disk each source made (with a cache directory only).
+    let resultIndex: ResultIndex?
     /// The shared tier on Redis (with `--shared-cache` only).
     let shared: SharedTier?
     /// The settings that change a result's bytes, as the tag ending every result key.
@@ -124,6 +126,8 @@ final class ImagePipeline: Sendable {
             resultDisk = nil
         }
         storedResults = resultDisk
+        let index = resultDisk == nil ? nil : directory.map { ResultIndex(directory: $0) }
+        resultIndex = index
         // Source records on disk, beside the results made from them (without the shared tier).
         let recordDisk = directory.flatMap { directory -> DiskCache? in
             guard records == nil, !configuration.noCache else { return nil }
@@ -138,6 +142,7 @@ final class ImagePipeline: Sendable {
                               checkInterval: configuration.sharedSourceCheckInterval, now: configuration.now) { source in
             cache.removeImage(forKey: source)
             results?.removeAll(madeFrom: source)
+            Self.removeStoredResults(madeFrom: source, disk: resultDisk, index: index)
         }
     }
 
@@ -268,7 +273,7 @@ final class ImagePipeline: Sendable {
     /// instance in vain); a result from Redis is kept on the local disk too.
     private func sharedResult(_ shared: SharedTier, _ job: ResultJob, key: String) async throws -> ServedImage {
         let made = Mutex<ServedImage?>(nil)
-        let (data, fromShared) = try await shared.result(forKey: key) {
+        let (data, fromShared) = try await shared.result(forKey: key, madeFrom: job.source.absoluteString) {
             let served = try await self.make(job)
             made.withLock { $0 = served }
             return (Data(served.body.readableBytesView), job.key(identity: served.sourceIdentity ?? job.record.identity))
@@ -284,13 +289,33 @@ final class ImagePipeline: Sendable {
         }
         metrics.resultServed(from: .shared)
         return try await CPUWork.run { [self] in
-            do {
-                try storedResults?.setData(data, forKey: key)
-            } catch {
-                logger.warning("result not stored on disk", metadata: ["error": "\(error)"])
-            }
+            storeOnDisk(data, forKey: key, madeFrom: job.source)
             return served(data, format: storedFormat, job, record: job.record)
         }
+    }
+
+    /// Keeps a result on disk under `key`, noted in the index of `source`'s results.
+    private func storeOnDisk(_ data: Data, forKey key: String, madeFrom source: URL) {
+        guard let storedResults else { return }
+        do {
+            try storedResults.setData(data, forKey: key)
+            resultIndex?.record(key, madeFrom: source.absoluteString)
+        } catch {
+            logger.warning("result not stored on disk", metadata: ["error": "\(error)"])
+        }
+    }
+
+    /// Deletes the results on `disk` that `index` says were made from `source`.
+    static func removeStoredResults(madeFrom source: String, disk: DiskCache?, index: ResultIndex?) {
+        guard let disk, let index else { return }
+        for key in index.take(madeFrom: source) { disk.removeData(forKey: key) }
+    }
+
+    /// Drops every result made from `source`: in memory, on this disk and in the shared tier.
+    func dropResults(madeFrom source: String) async {
+        results?.removeAll(madeFrom: source)
+        Self.removeStoredResults(madeFrom: source, disk: storedResults, index: resultIndex)
+        await shared?.results.removeGroup(source)
     }
 
     /// The result kept on disk under `key`, if any.
@@ -344,11 +369,7 @@ final class ImagePipeline: Sendable {
                 return try await CPUWork.run { [self] in
                     let body = try encodedResult(of: data, job.parsed, source: job.source, format: job.format,
                                                  negotiated: job.negotiated)
-                    do {
-                        try storedResults?.setData(body.data, forKey: job.key(identity: record.identity))
-                    } catch {
-                        logger.warning("result not stored on disk", metadata: ["error": "\(error)"])
-                    }
+                    storeOnDisk(body.data, forKey: job.key(identity: record.identity), madeFrom: job.source)
                     return served(body.data, format: body.format, job, record: record)
                 }
             }

@@ -37,15 +37,17 @@ struct SharedTier: Sendable {
     /// The encoded result under `key` from Redis; else, when another instance is making it, that
     /// instance's result (waited for, bounded, as an admitted request); else `make`'s, written to
     /// Redis without waiting under the key `make` gives (its result's key, which differs from
-    /// `key` when its source turned out to be another version). Throws ``ServerError/queueFull``
-    /// when a miss finds no admission.
-    func result(forKey key: String, make: () async throws -> (Data, key: String)) async throws -> (Data, shared: Bool) {
+    /// `key` when its source turned out to be another version), in the group of results made from
+    /// `source` (dropped together when it changes). Throws ``ServerError/queueFull`` when a miss
+    /// finds no admission.
+    func result(forKey key: String, madeFrom source: String,
+                make: () async throws -> (Data, key: String)) async throws -> (Data, shared: Bool) {
         if let envelope = await results.entry(forKey: key) { return (envelope.payload, true) }
-        return try await limiter.admit { try await resultAfterMiss(forKey: key, make: make) }
+        return try await limiter.admit { try await resultAfterMiss(forKey: key, madeFrom: source, make: make) }
     }
 
-    private func resultAfterMiss(forKey key: String, make: () async throws -> (Data, key: String)) async throws
-        -> (Data, shared: Bool) {
+    private func resultAfterMiss(forKey key: String, madeFrom source: String,
+                                 make: () async throws -> (Data, key: String)) async throws -> (Data, shared: Bool) {
         switch await results.leaseOrValue(forKey: key, leaseMilliseconds: max(leaseWaitMilliseconds * 2, 1000),
                                           waitMilliseconds: leaseWaitMilliseconds) {
         case .found(let envelope):
@@ -53,7 +55,7 @@ struct SharedTier: Sendable {
         case .lead(let lease):
             do {
                 let (data, storeKey) = try await make()
-                results.store(data, forKey: storeKey)
+                results.store(data, forKey: storeKey, inGroup: source)
                 results.release(lease)
                 return (data, false)
             } catch {
@@ -62,7 +64,7 @@ struct SharedTier: Sendable {
             }
         case .alone:
             let (data, storeKey) = try await make()
-            results.store(data, forKey: storeKey)
+            results.store(data, forKey: storeKey, inGroup: source)
             return (data, false)
         }
     }

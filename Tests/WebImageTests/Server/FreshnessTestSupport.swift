@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 @testable import WebImageServer
 
 /// A loopback server configuration whose time is `clock` (seconds), with round freshness numbers
@@ -16,6 +17,14 @@ func freshnessServerConfiguration(_ clock: Watched<Int64>,
 }
 
 extension ServerHarness {
+    /// The key this server keeps `path`'s result under, made from the version of `source` it knows.
+    func resultKey(_ path: String, source: String) throws -> String {
+        let parsed = try server.pipeline.parser.parse(path)
+        let identity = try #require(server.pipeline.states.known(source)).identity
+        return parsed.canonicalKey + "|" + (parsed.options.format?.rawValue ?? "source") + "|"
+            + server.pipeline.recipe + "|" + identity
+    }
+
     /// The outcomes of this server's revalidations from now on, in order.
     func revalidationOutcomes() -> Watched<[RevalidationOutcome]> {
         let outcomes = Watched<[RevalidationOutcome]>([])

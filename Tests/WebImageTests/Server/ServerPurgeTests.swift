@@ -91,6 +91,11 @@ struct ServerPurgeTests {
                         let fromB = try await b.get(path)
                         #expect(fromB.body == fromA.body)
                         #expect(origin.requestCount("/p.jpg") == 1)
+                        let oldKey = try a.resultKey(path, source: source)
+                        for server in [a, b] {
+                            #expect(server.server.pipeline.storedResults?.containsData(forKey: oldKey) == true)
+                        }
+                        #expect(await a.server.pipeline.shared!.results.contains(key: oldKey))
 
                         // The origin's image is replaced (fresh for a day: no revalidation would see it).
                         var second = TestOriginRoute.data(narrow, contentType: "image/jpeg")
@@ -100,6 +105,9 @@ struct ServerPurgeTests {
                         #expect(purged.status == 200)
                         let answer = try JSONSerialization.jsonObject(with: purged.body) as? [String: String]
                         #expect(answer?["purged"] == source)
+                        // The old result left A's disk and the shared tier with the purge.
+                        #expect(a.server.pipeline.storedResults?.containsData(forKey: oldKey) == false)
+                        #expect(await !a.server.pipeline.shared!.results.contains(key: oldKey))
 
                         let newA = try await a.get(path)
                         #expect(try a.decode(newA).pixelSize.width == 160, "A serves the new image")
@@ -110,6 +118,8 @@ struct ServerPurgeTests {
                         let newB = try await b.get(path)
                         #expect(try b.decode(newB).pixelSize.width == 160, "B serves the new image")
                         #expect(newB.header("ETag") == newA.header("ETag"))
+                        #expect(b.server.pipeline.storedResults?.containsData(forKey: oldKey) == false,
+                                "B dropped its own copy on learning of the purge")
                         #expect(origin.requestCount("/p.jpg") == 2, "the new image was fetched once, by A")
                     }
                 }

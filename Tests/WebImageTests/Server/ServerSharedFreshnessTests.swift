@@ -51,6 +51,8 @@ struct ServerSharedFreshnessTests {
                         let made = try await a.get(path)
                         #expect(try width(made, a) == 320)
                         await a.server.pipeline.shared!.client.flush()
+                        let oldKey = try a.resultKey(path, source: source)
+                        #expect(await a.server.pipeline.shared!.results.contains(key: oldKey))
 
                         // B has neither the source nor the result: both come from the shared tier,
                         // as fresh as A's record of the source, not as a new fetch would be.
@@ -69,8 +71,12 @@ struct ServerSharedFreshnessTests {
                         let stale = try await b.get(path)
                         #expect(stale.body == made.body, "served once more")
                         #expect(stale.header("Cache-Control") == "public, max-age=10")
+                        #expect(b.server.pipeline.storedResults?.containsData(forKey: oldKey) == true)
                         #expect(await outcomes.wait("B's revalidation") { $0 == [.changed] })
                         #expect(origin.requests("/s.jpg").last?.header("If-None-Match") == "\"a\"")
+                        // The change drops the old result from the shared tier and B's disk.
+                        #expect(await !b.server.pipeline.shared!.results.contains(key: oldKey), "the old result left Redis")
+                        #expect(b.server.pipeline.storedResults?.containsData(forKey: oldKey) == false, "and B's disk")
 
                         let changedOnB = try await b.get(path)
                         #expect(try width(changedOnB, b) == 160)
@@ -80,7 +86,8 @@ struct ServerSharedFreshnessTests {
 
                         // A still holds the old result in memory and on disk; at its next check of
                         // the shared record it drops it and takes B's new result from Redis.
-                        let oldKey = try #require(a.server.pipeline.results?.keys(of: resultKey(path, source: source, a)).first)
+                        #expect(a.server.pipeline.results?.keys(of: oldKey).isEmpty == false)
+                        #expect(a.server.pipeline.storedResults?.containsData(forKey: oldKey) == true)
                         clock.update { $0 += 1 }
                         let changedOnA = try await a.get(path)
                         #expect(try width(changedOnA, a) == 160)
@@ -88,6 +95,7 @@ struct ServerSharedFreshnessTests {
                         #expect(changedOnA.header("Last-Modified") == Self.remodified)
                         #expect(a.server.metrics.resultsByTier["shared"] == 1)
                         #expect(a.server.pipeline.results?.keys(of: oldKey) == [], "the old result left A's memory")
+                        #expect(a.server.pipeline.storedResults?.containsData(forKey: oldKey) == false, "and A's disk")
                     }
                 }
                 // A third instance with an empty disk finds only the new version in Redis.
@@ -150,13 +158,6 @@ struct ServerSharedFreshnessTests {
 
     /// The key `server`'s memory holds the result of `path` under, made from the version of
     /// `source` it knows now (the source's identity last).
-    private func resultKey(_ path: String, source: String, _ server: ServerHarness) throws -> String {
-        let parsed = try ImageURLParser().parse(path)
-        let identity = try #require(server.server.pipeline.states.known(source)).identity
-        return parsed.canonicalKey + "|" + (parsed.options.format?.rawValue ?? "source") + "|"
-            + server.server.pipeline.recipe + "|" + identity
-    }
-
     @Test func aResultMadeFromAnotherVersionThanItsRecordPromisesNoMoreThanThatVersionsFreshness() async throws {
         let sandbox = DiskCacheSandbox()
         defer { sandbox.remove() }

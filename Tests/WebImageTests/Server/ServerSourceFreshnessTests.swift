@@ -21,11 +21,16 @@ struct ServerSourceFreshnessTests {
             var first = TestOriginRoute.data(wide, contentType: "image/jpeg")
             first.etag = "\"a\""
             origin.setRoute("/p.jpg", first)
-            try await withImageServer(freshnessServerConfiguration(clock)) { server in
+            let sandbox = DiskCacheSandbox()
+            defer { sandbox.remove() }
+            try await withImageServer(freshnessServerConfiguration(clock) { $0.cacheDirectory = sandbox.root }) { server in
                 let outcomes = server.revalidationOutcomes()
-                let path = "/insecure/rs:fit:400:400/plain/http://127.0.0.1:\(origin.port)/p.jpg@png"
+                let source = "http://127.0.0.1:\(origin.port)/p.jpg"
+                let path = "/insecure/rs:fit:400:400/plain/\(source)@png"
                 let made = try await server.get(path)
                 #expect(try width(made, server) == 320)
+                let oldKey = try server.resultKey(path, source: source)
+                #expect(server.server.pipeline.storedResults?.containsData(forKey: oldKey) == true)
                 #expect(made.header("Cache-Control") == "public, max-age=100", "--source-ttl without Cache-Control")
 
                 // The origin's image is replaced; it holds the new body until the gate opens.
@@ -58,6 +63,8 @@ struct ServerSourceFreshnessTests {
 
                 gate.open()
                 #expect(await outcomes.wait("the revalidation to end") { $0 == [.changed] })
+                #expect(server.server.pipeline.storedResults?.containsData(forKey: oldKey) == false,
+                        "the old version's result left the disk")
                 let renewed = try await server.get(path)
                 #expect(try width(renewed, server) == 160, "the new image")
                 #expect(renewed.header("ETag") != made.header("ETag"))
@@ -90,6 +97,12 @@ struct ServerSourceFreshnessTests {
                 #expect(made.header("Cache-Control") == "public, max-age=300", "the origin's max-age")
                 #expect(made.header("Last-Modified") == "Wed, 21 Oct 2015 07:28:00 GMT")
 
+                // The origin now says the image keeps for longer; its 304 carries that.
+                var longer = TestOriginRoute.data(wide, contentType: "image/jpeg")
+                longer.etag = "\"v1\""
+                longer.lastModified = "Wed, 21 Oct 2015 07:28:00 GMT"
+                longer.headers = [("Cache-Control", "public, max-age=600")]
+                origin.setRoute("/same.jpg", longer)
                 clock.update { $0 += 301 }
                 let stale = try await server.get(path)
                 #expect(stale.body == made.body)
@@ -103,7 +116,7 @@ struct ServerSourceFreshnessTests {
                 let renewed = try await server.get(path)
                 #expect(renewed.body == made.body)
                 #expect(renewed.header("ETag") == made.header("ETag"))
-                #expect(renewed.header("Cache-Control") == "public, max-age=300", "freshness renewed from the 304")
+                #expect(renewed.header("Cache-Control") == "public, max-age=600", "the 304's new max-age")
                 #expect(origin.requestCount("/same.jpg") == 2, "renewed: no request until it is stale again")
                 #expect(server.server.metrics.resultsByTier["made"] == 1, "the result was kept, not made again")
                 #expect(server.server.metrics.resultsByTier["disk"] == 2)

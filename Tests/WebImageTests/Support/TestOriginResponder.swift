@@ -21,6 +21,10 @@ enum TestOriginResponder {
             var notModified = TestOriginRoute(status: 304, contentType: nil)
             notModified.etag = route.etag
             notModified.lastModified = route.lastModified
+            // The fields a 304 must repeat from the 200 it stands for (RFC 9110 §15.4.5).
+            notModified.headers = route.headers.filter {
+                ["cache-control", "expires", "vary", "content-location"].contains($0.0.lowercased())
+            }
             return notModified
         }
         return route.acceptsRanges ? ranged(route, for: request) : route
