@@ -2,7 +2,7 @@
 SWIFT ?= swift
 RELEASE_BIN = .build/release/webimage
 
-.PHONY: install-deps build release test tsan asan demo bench bench-quick bench-micro fuzz fuzz-build stress soak cluster-demo conformance clean
+.PHONY: install-deps build release test docs tsan asan demo bench bench-quick bench-micro fuzz fuzz-build stress soak cluster-demo conformance clean
 
 install-deps:
 	@scripts/install-deps
@@ -19,6 +19,12 @@ release: install-deps
 test: install-deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+
+# The DocC catalogs of WebImage, WebImageCodecs and WebImageServer, with every DocC warning an
+# error (broken symbol links, unresolved articles). Archives under .build/plugins/Swift-DocC/outputs.
+DOCS_TARGETS = --target WebImage --target WebImageCodecs --target WebImageServer
+docs: install-deps
+	$(SWIFT) package generate-documentation $(DOCS_TARGETS) --warnings-as-errors
 
 # The whole suite under ThreadSanitizer / AddressSanitizer, each in its own scratch folder so the
 # instrumented build never replaces the normal one. Slow (see docs/RELIABILITY.md); runs under nice.

@@ -10,9 +10,9 @@ import WebImage
 
 /// `webimage serve`: an HTTP image server with imgproxy's URL API, on the library's pipeline.
 ///
-/// Sources are fetched through an ``ImageManager`` (coalesced, retried, cached on disk, behind
+/// Sources are fetched through an `ImageManager` (coalesced, retried, cached on disk, behind
 /// the safe-fetch guard unless the configuration opens it), decoded at the size the result needs,
-/// transformed, encoded, and served with an ETag. Run it with ``run()``, which returns after a
+/// transformed, encoded, and served with an ETag. Run it with `run()`, which returns after a
 /// graceful shutdown (SIGTERM or SIGINT).
 public final class ImageServer: Sendable {
     /// What the server was told.

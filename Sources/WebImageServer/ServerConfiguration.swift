@@ -22,13 +22,13 @@ public struct ServerConfiguration: Sendable {
     /// Off: a server must not be turned against its own network.
     public var allowPrivateSources = false
     /// When not empty, only sources under one of these URL prefixes are fetched, on every
-    /// redirect hop too (compared as ``SourceAllowList`` does, not as text).
+    /// redirect hop too (compared as `SourceAllowList` does, not as text).
     public var allowedSources: [String] = []
     /// The directory `local:///path` sources are read from (`ROOT/path`); nil (the default)
-    /// refuses every `local:` source with 403. Nothing outside it is read: see ``LocalSourceLoader``.
+    /// refuses every `local:` source with 403. Nothing outside it is read: see `LocalSourceLoader`.
     public var localFilesystemRoot: URL?
     /// `s3://bucket/key` sources: where they are fetched from and with which credentials
-    /// (``S3Configuration/fromEnvironment(endpoint:_:)`` reads them the AWS way); nil (the default)
+    /// (`S3Configuration/fromEnvironment(endpoint:_:)` reads them the AWS way); nil (the default)
     /// refuses every `s3:` source with 403. The private-address guard applies to the endpoint.
     public var s3: S3Configuration?
     /// The largest source body fetched (or local file read).

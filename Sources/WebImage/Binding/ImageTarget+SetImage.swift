@@ -16,7 +16,7 @@ extension ImageTarget {
     ///   `completed` gets partial images as well as the final one.
     /// - A result of a load that is no longer this target's latest for its key never reaches the
     ///   target, even when it races with a new call; `completed` still gets its final result.
-    /// - A nil URL completes with ``WebImageError/Code/invalidURL`` and keeps the placeholder.
+    /// - A nil URL completes with `WebImageError/Code/invalidURL` and keeps the placeholder.
     /// - Returns: The load, also available as ``imageLoadOperation(forKey:)`` while it runs.
     @discardableResult
     public func setImage(with url: URL?, placeholder: Image? = nil, options: WebImageOptions = [],

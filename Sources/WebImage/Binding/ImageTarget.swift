@@ -17,12 +17,12 @@ import Foundation
 ///
 /// What is known before `setImage(with:)` returns (the placeholder, a memory hit, a nil-URL
 /// failure) is applied on the calling thread; later images arrive on ``imageCallbackQueue``
-/// (default ``CallbackQueue/shared``: works in a headless process with no main run loop, so a
+/// (default `CallbackQueue/shared`: works in a headless process with no main run loop, so a
 /// headless target must be safe to call from that queue and from the thread that binds it). A UI toolkit whose views live on the main thread returns
-/// ``CallbackQueue/main`` and binds from the main thread, so every call arrives there; its
+/// `CallbackQueue/main` and binds from the main thread, so every call arrives there; its
 /// `@MainActor` view implements the requirement `nonisolated` and uses `MainActor.assumeIsolated`.
 public protocol ImageTarget: AnyObject, Sendable {
-    /// Shows `image`: the placeholder (`cacheType` ``ImageCacheType/none``), a partial image, or
+    /// Shows `image`: the placeholder (`cacheType` `ImageCacheType/none`), a partial image, or
     /// the loaded one with where it came from. Runs under the target's landing lock (that is what
     /// keeps stale images out), so it must not block waiting for another thread that binds this target.
     func setImage(_ image: Image?, cacheType: ImageCacheType)
@@ -31,7 +31,7 @@ public protocol ImageTarget: AnyObject, Sendable {
     var imageLoadState: ImageTargetLoadState { get }
 
     /// Where images and completions arrive when the request's context names no queue
-    /// (default ``CallbackQueue/shared``).
+    /// (default `CallbackQueue/shared`).
     var imageCallbackQueue: CallbackQueue { get }
 }
 
@@ -67,7 +67,7 @@ extension ImageTarget {
         return imageLoadState.progress(forKey: key)
     }
 
-    /// Cancels the most recent load (its completion gets ``WebImageError/Code/cancelled``).
+    /// Cancels the most recent load (its completion gets `WebImageError/Code/cancelled`).
     public func cancelCurrentImageLoad() {
         guard let key = imageLoadState.latestKey else { return }
         cancelImageLoad(forKey: key)

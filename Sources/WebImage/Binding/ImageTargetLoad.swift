@@ -6,7 +6,7 @@ import Synchronization
 /// One ``ImageTarget/setImage(with:placeholder:options:context:manager:progress:completed:)`` call:
 /// receives the manager's events and decides what reaches the target and the caller.
 ///
-/// The manager delivers inline (``CallbackQueue/immediate``); while the call is still running
+/// The manager delivers inline (`CallbackQueue/immediate`); while the call is still running
 /// (its *synchronous window*) events are kept and handled on the calling thread before the call
 /// returns — that is how a memory hit is shown at once. Later events hop to the target's queue.
 final class ImageTargetLoad: Sendable {

@@ -19,9 +19,9 @@ extension ImageManager {
     /// Returns the first finished result: with `refreshCached` and a cached copy, that is the
     /// cached image while the revalidation goes on in the background and updates the caches (use
     /// ``imageEvents(for:options:context:)`` to see its outcome too).
-    /// - Throws: The load's ``WebImageError``; ``WebImageError/Code/notCached`` when the image is not
+    /// - Throws: The load's `WebImageError`; `WebImageError/Code/notCached` when the image is not
     ///   cached and may not be loaded (`fromCacheOnly`, the delegate declined, or no loader handles the URL);
-    ///   ``WebImageError/Code/cancelled`` when the task was cancelled.
+    ///   `WebImageError/Code/cancelled` when the task was cancelled.
     public func image(for url: URL?, options: WebImageOptions = [], context: WebImageContext = .none,
                       progress: ImageLoadProgress? = nil) async throws(WebImageError) -> ImageManagerResult {
         // Settled without the pipeline (a memory hit, a bad URL): no suspension, no continuation.
@@ -71,7 +71,7 @@ extension ImageManager {
         return stream
     }
 
-    /// A finished result as the async API reports it: no image and no error is ``WebImageError/Code/notCached``.
+    /// A finished result as the async API reports it: no image and no error is `WebImageError/Code/notCached`.
     static func outcome(of result: ImageManagerResult) -> Result<ImageManagerResult, WebImageError> {
         if let error = result.error { return .failure(error) }
         guard result.image != nil else {

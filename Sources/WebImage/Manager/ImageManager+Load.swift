@@ -6,7 +6,7 @@ extension ImageManager {
     /// Loads the image at `url` (SDWebImage's `loadImageWithURL:options:context:progress:completed:`).
     ///
     /// - `completed` runs exactly once with a final result, on `context.callbackQueue` or
-    ///   ``CallbackQueue/shared``: an image, an error, or — for a `fromCacheOnly` miss, a download
+    ///   `CallbackQueue/shared`: an image, an error, or — for a `fromCacheOnly` miss, a download
     ///   the delegate declined, or a URL the loader does not handle (`canRequest` false, such as an
     ///   `ftp:` URL) — neither, as SDWebImage's manager does when its loader declines (its default
     ///   downloader declines no non-nil URL, so there an `ftp:` URL goes to URLSession). Partial
@@ -15,10 +15,10 @@ extension ImageManager {
     ///   revalidation that finds the same image (a 304, or the same bytes from an origin without
     ///   validators) adds nothing.
     /// - A nil, empty or relative URL, or an `http(s)` URL without a host, fails with
-    ///   ``WebImageError/Code/invalidURL``; a URL on the failed-URL list with
-    ///   ``WebImageError/Code/blackListed`` unless `retryFailed` is set.
+    ///   `WebImageError/Code/invalidURL`; a URL on the failed-URL list with
+    ///   `WebImageError/Code/blackListed` unless `retryFailed` is set.
     /// - Returns: The operation, to cancel the load (the completion then gets
-    ///   ``WebImageError/Code/cancelled``, once).
+    ///   `WebImageError/Code/cancelled`, once).
     @discardableResult
     public func loadImage(with url: URL?, options: WebImageOptions = [], context: WebImageContext = .none,
                           progress: ImageLoadProgress? = nil,

@@ -10,14 +10,14 @@ import Synchronization
 /// the download, the transform, then storing the original and the final image. The completion
 /// runs exactly once with a final result (plus partial images with `progressiveLoad`, and the
 /// cached image first with `refreshCached`), on the context's callback queue or
-/// ``CallbackQueue/shared``.
+/// `CallbackQueue/shared`.
 ///
 /// One difference from SDWebImage, decided for users: when a load has no thumbnail and no
 /// transformer (the original key is the final key), only the final store runs, so
 /// `storeCacheType = .memory` really means memory only (SDWebImage also writes the bytes to disk
 /// through its original-store step).
 public final class ImageManager: Sendable {
-    /// The manager the library uses by default, over ``ImageCache/shared`` and ``LoadersManager/shared``.
+    /// The manager the library uses by default, over `ImageCache/shared` and `LoadersManager/shared`.
     public static let shared = ImageManager()
 
     /// Where images are cached unless a request's context names another cache.
@@ -67,7 +67,7 @@ public final class ImageManager: Sendable {
     /// Chooses the bytes written to disk for requests whose context names no serializer. With no
     /// serializer (this property nil), a store writes the loaded bytes, or the image encoded by
     /// the cache when there are none. A serializer that returns nil does not skip the write: the
-    /// loaded bytes are dropped and the cache writes the image encoded (see ``ImageCacheSerializer``).
+    /// loaded bytes are dropped and the cache writes the image encoded (see `ImageCacheSerializer`).
     public var cacheSerializer: ImageCacheSerializer? {
         get { settings.withLock { $0.cacheSerializer } }
         set { updateRequestDefaults { $0.cacheSerializer = newValue } }
@@ -85,8 +85,8 @@ public final class ImageManager: Sendable {
         set { settings.withLock { $0.delegate = newValue } }
     }
 
-    /// The wall clock HTTP freshness is judged by (``WebImageOptions/respectsHTTPFreshness``,
-    /// ``WebImageOptions/refreshCached``): when a response arrived and whether it is still fresh.
+    /// The wall clock HTTP freshness is judged by (`WebImageOptions/respectsHTTPFreshness`,
+    /// `WebImageOptions/refreshCached`): when a response arrived and whether it is still fresh.
     /// The system clock by default; tests set one they move by hand.
     public var currentDate: @Sendable () -> Date {
         get { settings.withLock { $0.currentDate } }
@@ -174,7 +174,7 @@ public final class ImageManager: Sendable {
     /// How many loads are running.
     public var runningCount: Int { running.withLock { $0.count } }
 
-    /// Cancels every running load; each reports ``WebImageError/Code/cancelled`` once.
+    /// Cancels every running load; each reports `WebImageError/Code/cancelled` once.
     public func cancelAll() {
         let operations = running.withLock { Array($0.values) }
         for operation in operations { operation.cancel() }

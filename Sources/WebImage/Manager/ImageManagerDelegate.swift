@@ -7,7 +7,7 @@ import Foundation
 /// you need. Called on arbitrary threads.
 public protocol ImageManagerDelegate: AnyObject, Sendable {
     /// Whether `url`, missing from the cache, may be downloaded. Returning false completes the
-    /// load with no image and no error (``WebImageError/Code/notCached`` in the async API).
+    /// load with no image and no error (`WebImageError/Code/notCached` in the async API).
     func imageManager(_ manager: ImageManager, shouldDownloadImageFor url: URL) -> Bool
 
     /// Whether a load of `url` that failed with `error` puts the URL on the failed-URL list.

@@ -6,7 +6,7 @@ import Foundation
 /// (SDWebImage's `SDWebImageCombinedOperation`).
 ///
 /// It owns the caller's completion, so a load reports exactly one final result however it ends;
-/// ``cancel()`` reports ``WebImageError/Code/cancelled`` at once and drops anything later.
+/// ``cancel()`` reports `WebImageError/Code/cancelled` at once and drops anything later.
 public final class ImageManagerOperation: WebImageOperation {
     /// What the caller is told: a result (`isLast` false when more will follow: partial images, and
     /// the cached image of a `refreshCached` load), or that the load ended with nothing more to say.
@@ -100,7 +100,7 @@ public final class ImageManagerOperation: WebImageOperation {
     }
 
     /// Stops the load: the cache query and the loader request are cancelled, the caller gets one
-    /// result with ``WebImageError/Code/cancelled``, and nothing after it. Idempotent; does nothing
+    /// result with `WebImageError/Code/cancelled`, and nothing after it. Idempotent; does nothing
     /// once the load has finished.
     public func cancel() {
         guard let (listener, record) = once.cancel() else { return }

@@ -12,8 +12,8 @@ public struct ImageManagerResult: Sendable {
     public var data: Data?
     /// Why the load failed; nil on success and on a cache-only miss.
     public var error: WebImageError?
-    /// Where the image came from: ``ImageCacheType/memory``, ``ImageCacheType/disk``, or
-    /// ``ImageCacheType/none`` for a download.
+    /// Where the image came from: `ImageCacheType/memory`, `ImageCacheType/disk`, or
+    /// `ImageCacheType/none` for a download.
     public var cacheType: ImageCacheType
     /// False only for a progressive partial image; a final result is always finished.
     public var isFinished: Bool

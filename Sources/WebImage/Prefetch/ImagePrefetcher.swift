@@ -8,7 +8,7 @@ import Synchronization
 /// Each ``prefetchURLs(_:options:context:progress:completed:)`` call is an independent request
 /// with its own ``ImagePrefetchToken``; all requests share one queue that runs at most
 /// ``maxConcurrentPrefetchCount`` loads at a time, oldest first, with ``options`` (default
-/// ``WebImageOptions/lowPriority``, so visible images overtake prefetching in the downloader).
+/// `WebImageOptions/lowPriority`, so visible images overtake prefetching in the downloader).
 public final class ImagePrefetcher: Sendable {
     /// The library's prefetcher. It has its own ``ImageManager`` (its own failed-URL list and
     /// running set) over the shared cache and the shared loaders, so cancelling prefetching never
@@ -57,7 +57,7 @@ public final class ImagePrefetcher: Sendable {
         }
     }
 
-    /// Options of requests that name none (default ``WebImageOptions/lowPriority``).
+    /// Options of requests that name none (default `WebImageOptions/lowPriority`).
     public var options: WebImageOptions {
         get { state.withLock { $0.options } }
         set { state.withLock { $0.options = newValue } }
@@ -70,7 +70,7 @@ public final class ImagePrefetcher: Sendable {
     }
 
     /// Where progress, completion and delegate calls run when the request's context names no
-    /// queue; nil = ``CallbackQueue/shared``.
+    /// queue; nil = `CallbackQueue/shared`.
     public var callbackQueue: CallbackQueue? {
         get { state.withLock { $0.callbackQueue } }
         set { state.withLock { $0.callbackQueue = newValue } }

@@ -20,7 +20,7 @@ import Synchronization
 ///
 /// Bitmaps come from ``current``: ``shared`` unless a task runs with another pool bound.
 public final class BitmapPool: Sendable {
-    /// The process-wide pool: a quarter of ``MemoryCache``'s default cost limit (a sixteenth of
+    /// The process-wide pool: a quarter of `MemoryCache`'s default cost limit (a sixteenth of
     /// the memory this process may use, at most 256 MiB).
     public static let shared = BitmapPool(byteLimit: defaultByteLimit)
 

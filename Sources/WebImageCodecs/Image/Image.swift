@@ -12,7 +12,7 @@ public final class Image: Sendable {
     /// Frames held in memory: every frame of an image built from frames or preloaded, else the
     /// poster alone (``animation`` decodes the rest).
     let heldFrames: [ImageFrame]
-    /// The lazily decoded frames of an animation; nil when every frame is in ``heldFrames``.
+    /// The lazily decoded frames of an animation; nil when every frame is in `heldFrames`.
     public let animation: AnimatedFrames?
     /// How many times an animation plays; 0 means forever. 0 for still images.
     public let loopCount: Int

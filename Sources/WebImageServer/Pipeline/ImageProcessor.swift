@@ -57,7 +57,7 @@ enum ImageProcessor {
     }
 
     /// `crop` itself, or with smart gravity the window of its size that `image` holds the most
-    /// in (``SmartCrop``), chosen once into `chosen` and kept.
+    /// in (`SmartCrop`), chosen once into `chosen` and kept.
     private static func window(_ crop: PixelRect, in image: Image, smart: Bool, chosen: inout PixelRect?) -> PixelRect {
         guard smart else { return crop }
         if let chosen, chosen.size == crop.size { return chosen }

@@ -1,7 +1,7 @@
 /// Where imgproxy puts a smaller box inside a larger one for a gravity: the crop window inside an
 /// image, or an image inside an extended canvas. The result is clamped so the box stays inside.
 /// Smart gravity is placed at the centre here, from sizes alone; ``ImageProcessor`` moves its crop
-/// by the image's content (``SmartCrop``).
+/// by the image's content (`SmartCrop`).
 enum GravityPlacement {
     /// The top-left of an `inner` box placed in an `outer` one. Offsets of magnitude 1 or more are
     /// pixels (× `offsetScale`, the dpr for result crops and extension), smaller ones fractions of

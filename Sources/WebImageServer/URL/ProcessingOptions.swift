@@ -28,7 +28,7 @@ public struct ProcessingOptions: Sendable, Hashable {
         /// A focus point given as fractions of the width and height (`fp:x:y`).
         case focusPoint = "fp"
         /// Content-aware placement (`sm`): the window holding the most detail, colour and skin
-        /// tones (``SmartCrop``).
+        /// tones (`SmartCrop`).
         case smart = "sm"
     }
 

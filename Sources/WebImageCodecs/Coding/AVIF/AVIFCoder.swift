@@ -40,7 +40,7 @@ public struct AVIFCoder: ImageCoding {
 
     /// Encodes the first frame as a still AVIF: lossy 4:2:0 at `compressionQuality` (or the best
     /// quality within `maxFileSize`), or lossless 4:4:4 with `lossless`. Alpha is kept.
-    /// Speed and threads are fixed for servers (see ``AVIFEncoder``). With
+    /// Speed and threads are fixed for servers (see `AVIFEncoder`). With
     /// ``EncodeOptions/encoderProcess``, a large image is encoded in a child process.
     public func encode(_ image: Image, as format: ImageFormat, options: EncodeOptions) throws -> Data {
         guard format == .avif else {

@@ -3,7 +3,7 @@ import Foundation
 /// Decodes Windows BMP files with gdk-pixbuf's BMP loader: 1- to 32-bit, palettes, RLE,
 /// bit fields, top-down rows. The header is checked against the decode limits first.
 ///
-/// Encodes uncompressed BMP (``BMPEncoder``): 24-bit when every pixel is opaque, 32-bit with
+/// Encodes uncompressed BMP (`BMPEncoder`): 24-bit when every pixel is opaque, 32-bit with
 /// alpha otherwise; the first frame only.
 public struct BMPCoder: ImageCoding {
     /// A BMP coder; stateless, so one instance serves every request.

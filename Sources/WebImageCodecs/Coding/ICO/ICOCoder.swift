@@ -5,7 +5,7 @@ import Foundation
 /// entries (with their AND mask) with gdk-pixbuf's ICO loader; every entry's place in the file
 /// is checked first. Cursors decode as `.ico` images (the hot spot is not kept).
 ///
-/// Encodes an icon of one PNG entry (``ICOEncoder``), at most 256×256: larger images are
+/// Encodes an icon of one PNG entry (`ICOEncoder`), at most 256×256: larger images are
 /// refused unless `maxPixelSize` shrinks them to fit.
 public struct ICOCoder: ImageCoding {
     /// An ICO coder; stateless, so one instance serves every request.

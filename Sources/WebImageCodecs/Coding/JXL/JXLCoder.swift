@@ -41,7 +41,7 @@ public struct JXLCoder: ImageCoding {
     /// Encodes the first frame as a still JPEG XL: lossy at `compressionQuality` (or the best
     /// quality within `maxFileSize`), mapped to a butteraugli distance on cjxl's quality scale
     /// (1 → distance 0.1, 0.9 → 1, visually lossless), or lossless with `lossless`. Alpha is
-    /// kept. The effort is fixed for servers (see ``JXLEncoder``).
+    /// kept. The effort is fixed for servers (see `JXLEncoder`).
     public func encode(_ image: Image, as format: ImageFormat, options: EncodeOptions) throws -> Data {
         guard format == .jpegXL else {
             throw WebImageError(.unsupportedFormat, "The JPEG XL coder cannot encode \(format.rawValue) images.")
