@@ -43,8 +43,16 @@ public struct ImageServerURL: Sendable, Hashable {
 
     /// The resizing types of the `rs` option.
     public enum ResizingType: String, Sendable, Hashable, CaseIterable {
-        case fit, fill, force, auto
+        /// Keeps the aspect ratio; the result fits inside the size.
+        case fit
+        /// Keeps the aspect ratio; the result covers the size and is cropped to it.
+        case fill
+        /// Like `fill`, but never enlarges.
         case fillDown = "fill-down"
+        /// Ignores the aspect ratio: exactly the size.
+        case force
+        /// `fill` when the source and the size have the same orientation, else `fit`.
+        case auto
     }
 
     /// The largest width or height the sizing builders write.
