@@ -182,6 +182,13 @@ public final class ImageServer: Sendable {
         guard request.method == .get || request.method == .head else {
             return failure(.methodNotAllowed)
         }
+        if target.hasPrefix(ImagePipeline.infoPrefix + "/") {
+            if draining.load(ordering: .relaxed) { return failure(.shuttingDown) }
+            switch await infoAnswer(target: target) {
+            case .success(let response): return (response, .processed)
+            case .failure(let error): return failure(error)
+            }
+        }
         switch target {
         case "/health":
             return (healthResponse(), .operation)

@@ -24,10 +24,32 @@ struct DecodeCommand: ParsableCommand {
     @Flag(help: "Keep the pixels in the image's own colour profile instead of converting them to sRGB.")
     var noColorConversion = false
 
+    @Flag(help: "Print each image's BlurHash (of its first frame).")
+    var blurhash = false
+
+    @Option(help: "BlurHash components XxY, each 1-9.")
+    var blurhashComponents = "4x3"
+
+    @Flag(help: "Print each image's ThumbHash (of its first frame), base64.")
+    var thumbhash = false
+
     func validate() throws {
         if let thumbnail, PixelSize(parsing: thumbnail) == nil {
             throw ValidationError("--thumbnail takes WxH with positive whole numbers, got '\(thumbnail)'.")
         }
+        guard let components = PixelSize(parsing: blurhashComponents),
+              components.width <= BlurHash.maximumComponents, components.height <= BlurHash.maximumComponents else {
+            throw ValidationError("--blurhash-components takes XxY with each 1-9, got '\(blurhashComponents)'.")
+        }
+    }
+
+    /// The placeholder hashes asked for, of `image`'s first frame.
+    private func hashes(of image: Image) throws -> (blurhash: String?, thumbhash: String?) {
+        let components = PixelSize(parsing: blurhashComponents) ?? PixelSize(width: 4, height: 3)
+        let blur = try blurhash
+            ? BlurHash.encode(image.bitmap, xComponents: components.width, yComponents: components.height) : nil
+        let thumb = thumbhash ? ThumbHash.base64(ThumbHash.encode(image.bitmap)) : nil
+        return (blur, thumb)
     }
 
     func run() throws {
@@ -40,6 +62,7 @@ struct DecodeCommand: ParsableCommand {
                 let data = try Self.read(file)
                 let image = try CodersManager.shared.decode(data, options: options)
                 let ms = (ContinuousClock.now - start).milliseconds
+                let placeholders = try hashes(of: image)
                 if json {
                     var line = JSONLine()
                     line.add("file", file); line.add("ok", true)
@@ -48,11 +71,15 @@ struct DecodeCommand: ParsableCommand {
                     line.add("frames", image.frameCount); line.add("loopCount", image.loopCount)
                     line.add("duration", image.duration)
                     line.add("colorProfile", image.colorProfile?.description)
+                    if blurhash { line.add("blurhash", placeholders.blurhash) }
+                    if thumbhash { line.add("thumbhash", placeholders.thumbhash) }
                     line.add("ms", ms)
                     print(line.text)
                 } else {
                     let profile = image.colorProfile.map { ", profile \($0.description ?? "(unnamed)")" } ?? ""
                     print("\(file): \(image.format.rawValue) \(image.width)x\(image.height), \(image.frameCount) frame(s)\(image.isAnimated ? String(format: " (%.2f s)", image.duration) : ""), loop \(image.loopCount)\(profile), \(String(format: "%.1f", ms)) ms")
+                    if let hash = placeholders.blurhash { print("  blurhash: \(hash)") }
+                    if let hash = placeholders.thumbhash { print("  thumbhash: \(hash)") }
                 }
             } catch {
                 failed = true

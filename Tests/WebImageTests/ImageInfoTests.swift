@@ -37,6 +37,7 @@ struct ImageInfoTests {
             let info = try #require(coders.imageInfo(for: JPEGFixtures.withEXIF(jpeg, orientation: orientation)))
             let shown = orientation.swapsDimensions ? PixelSize(width: 30, height: 40) : PixelSize(width: 40, height: 30)
             #expect(info.pixelSize == shown, "orientation \(orientation.rawValue)")
+            #expect(info.orientation == orientation)
             // The decoder agrees with the header.
             #expect(try coders.decode(JPEGFixtures.withEXIF(jpeg, orientation: orientation), options: .default)
                 .pixelSize == shown)

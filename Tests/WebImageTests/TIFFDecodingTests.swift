@@ -49,7 +49,8 @@ struct TIFFDecodingTests {
 
     @Test func orientationSwapsTheShownSize() throws {
         let data = try CodecFixtures.data("tiff/orientation-6.tif")
-        #expect(coder.imageInfo(for: data) == ImageInfo(format: .tiff, pixelSize: PixelSize(width: 32, height: 48)))
+        #expect(coder.imageInfo(for: data) == ImageInfo(format: .tiff, pixelSize: PixelSize(width: 32, height: 48),
+                                                         orientation: .right))
         #expect(try coder.decode(data, options: .default).pixelSize == PixelSize(width: 32, height: 48))
     }
 

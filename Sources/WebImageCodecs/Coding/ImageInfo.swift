@@ -13,12 +13,16 @@ public struct ImageInfo: Sendable, Hashable {
     /// descriptors, WebP `ANMF` chunks, the APNG `acTL` count, AVIF sequences, JPEG XL frame
     /// headers); `nil` when the coder does not tell.
     public var frameCount: Int?
+    /// The EXIF orientation the header declares (JPEG and TIFF; `.up` for other formats), which
+    /// the decoders apply.
+    public var orientation: EXIFOrientation
 
     /// An info with every field given.
-    public init(format: ImageFormat, pixelSize: PixelSize, frameCount: Int? = nil) {
+    public init(format: ImageFormat, pixelSize: PixelSize, frameCount: Int? = nil, orientation: EXIFOrientation = .up) {
         self.format = format
         self.pixelSize = pixelSize
         self.frameCount = frameCount
+        self.orientation = orientation
     }
 }
 
@@ -34,10 +38,12 @@ extension ImageInfo {
         data.withUnsafeBytes { raw -> ImageInfo? in
             let b = raw.bindMemory(to: UInt8.self)
             let format = ImageFormat.detect(b)
+            var orientation = EXIFOrientation.up
             func size() -> PixelSize? {
                 switch format {
                 case .jpeg:
                     guard let header = try? JPEGHeader.parse(b) else { return nil }
+                    orientation = header.orientation
                     let stored = header.size
                     return header.orientation.swapsDimensions
                         ? PixelSize(width: stored.height, height: stored.width) : stored
@@ -56,7 +62,8 @@ extension ImageInfo {
                 }
             }
             guard let size = size(), size.width > 0, size.height > 0 else { return nil }
-            return ImageInfo(format: format, pixelSize: size, frameCount: DeclaredFrameCount.of(b, format: format))
+            return ImageInfo(format: format, pixelSize: size, frameCount: DeclaredFrameCount.of(b, format: format),
+                             orientation: orientation)
         }
     }
 

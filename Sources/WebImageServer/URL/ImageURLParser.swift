@@ -40,6 +40,13 @@ public struct ImageURLParser: Sendable {
     /// The options and source of `requestTarget`, the raw request target (path and optional query,
     /// not percent-decoded). Throws an ``ImageURLError`` carrying the HTTP status to answer with.
     public func parse(_ requestTarget: String) throws(ImageURLError) -> ParsedImageURL {
+        try parse(requestTarget, settingAside: []).parsed
+    }
+
+    /// ``parse(_:)`` for an endpoint with options of its own: options named in `names` are taken
+    /// out of the URL (still signed with it) and returned in order, unapplied.
+    func parse(_ requestTarget: String, settingAside names: Set<String>)
+        throws(ImageURLError) -> (parsed: ParsedImageURL, setAside: [URLOption]) {
         let request = try RequestPath(requestTarget)
         if let signer {
             guard signer.isValid(signature: request.signature, for: request.path) else { throw .invalidSignature }
@@ -59,8 +66,9 @@ public struct ImageURLParser: Sendable {
         }
         var index = segments.startIndex
         var urlOptions: [URLOption] = []
+        var setAside: [URLOption] = []
         while index < segments.endIndex, let option = URLOption(segment: segments[index]) {
-            urlOptions.append(option)
+            if names.contains(option.name) { setAside.append(option) } else { urlOptions.append(option) }
             index += 1
         }
         try applier.apply(urlOptions, to: &options)
@@ -69,6 +77,6 @@ public struct ImageURLParser: Sendable {
         if let fileExtension {
             options.format = try URLOption(name: "extension", arguments: [fileExtension]).format(fileExtension)
         }
-        return ParsedImageURL(options: options, source: source)
+        return (ParsedImageURL(options: options, source: source), setAside)
     }
 }

@@ -11,7 +11,7 @@ enum TIFFDecoder {
             let main = try TIFFDirectory(file, at: .chained(0))
             let shown = main.orientation.turning(main.size)
             guard !shown.isEmpty else { throw WebImageError.badData("The TIFF header declares an empty image (\(shown)).") }
-            return ImageInfo(format: .tiff, pixelSize: shown)
+            return ImageInfo(format: .tiff, pixelSize: shown, orientation: main.orientation)
         }
     }
 
