@@ -37,6 +37,8 @@ final class ServerMemoryPressure: Sendable {
                        metadata: ["level": "\(update.level)", "signal": "\(update.signal)",
                                   "rss_bytes": "\(ProcessMemoryUsage.residentBytes ?? 0)"])
         }
+        // A monitor others observe may already be under pressure.
+        if monitor.status.level > .none { limiter.setPaused(true) }
     }
 
     /// Stops following the monitor (its source stops with its last observation).
