@@ -104,7 +104,7 @@ struct ServerMemoryPressureTests {
             let load = server.server.pipeline.limiter.load
             #expect(load.running == 0 && load.waiting == 0, "the request gave up its place")
             source.send(.eased)
-            #expect(try await server.get("/insecure/rs:fit:50:50\(photo)").status == 200)
+            #expect(!server.server.pipeline.limiter.isPaused)
         }
     }
 
