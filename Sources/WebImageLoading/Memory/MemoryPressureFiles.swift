@@ -42,13 +42,15 @@ public struct MemoryPressureFiles: Sendable, Hashable {
     }
 
     /// The cgroup v2 `memory.pressure` of the process's cgroup, when it exists.
-    public var cgroupPressurePath: String? {
-        cgroupDirectory.map { $0 + "/memory.pressure" }.filter { FileManager.default.fileExists(atPath: $0) }
-    }
+    public var cgroupPressurePath: String? { existingCgroupFile("memory.pressure") }
 
     /// The cgroup v2 `memory.events` of the process's cgroup, when it exists (never at the root).
-    public var cgroupEventsPath: String? {
-        cgroupDirectory.map { $0 + "/memory.events" }.filter { FileManager.default.fileExists(atPath: $0) }
+    public var cgroupEventsPath: String? { existingCgroupFile("memory.events") }
+
+    private func existingCgroupFile(_ name: String) -> String? {
+        guard let directory = cgroupDirectory else { return nil }
+        let path = directory + "/" + name
+        return FileManager.default.fileExists(atPath: path) ? path : nil
     }
 
     /// The mount point and root of the first cgroup2 mount in the mount table.
@@ -78,12 +80,6 @@ public struct MemoryPressureFiles: Sendable, Hashable {
             }
         }
         return String(decoding: bytes, as: UTF8.self)
-    }
-}
-
-private extension Optional where Wrapped == String {
-    func filter(_ isIncluded: (String) -> Bool) -> String? {
-        flatMap { isIncluded($0) ? $0 : nil }
     }
 }
 
