@@ -293,6 +293,7 @@ public final class ImageServer: Sendable {
             "bitmap_pool": Self.poolHealth(BitmapPool.shared.statistics),
             "rss_bytes": ProcessMemoryUsage.residentBytes ?? 0,
             "peak_rss_bytes": ProcessMemoryUsage.peakResidentBytes,
+            "memory": pipeline.memoryHealth,
         ]
         let body = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data()
         var headers = HTTPFields()

@@ -105,6 +105,8 @@ struct ServeCommand: AsyncParsableCommand {
     var logLevel = Env.string("LOG_LEVEL") ?? "info"
     @Option(help: "Log lines as text or json (one object per line), on standard error.")
     var logFormat = Env.string("LOG_FORMAT") ?? "text"
+    @Option(help: "Follow Linux memory pressure (PSI and the cgroup's memory.events): shrink the caches and hold back new decode work while it lasts (on or off).")
+    var memoryPressure = Env.string("MEMORY_PRESSURE") ?? "on"
 
     // Connections: how long one may keep the server waiting, how many are held.
     @Option(help: "Seconds a request may take to arrive whole, from its first byte (a new connection: from its opening); the connection is closed beyond.")
@@ -130,6 +132,9 @@ struct ServeCommand: AsyncParsableCommand {
             throw ValidationError("A limit is out of range: --max-src-resolution up to 1000000, --max-result-dimension 0–65535, --max-animation-frames from 1, cache sizes up to 1073741824 MB.")
         }
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("Unknown --log-level '\(logLevel)'.") }
+        guard ["on", "off"].contains(memoryPressure) else {
+            throw ValidationError("--memory-pressure takes on or off, got '\(memoryPressure)'.")
+        }
         guard ["text", "json"].contains(logFormat) else { throw ValidationError("--log-format takes text or json, got '\(logFormat)'.") }
         guard requestTimeout >= 0 else { throw ValidationError("--request-timeout must not be negative.") }
         guard resultMemorySize >= 0, resultDiskSize >= 0 else { throw ValidationError("Cache sizes must not be negative.") }
@@ -226,6 +231,7 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.sharedCache = try sharedCacheConfiguration()
         configuration.sharedCacheTTL = sharedCacheTtl
         configuration.sharedCacheLeaseWait = sharedCacheLeaseWait
+        configuration.memoryPressure = memoryPressure == "on" ? .shared : nil
         applyConnectionOptions(to: &configuration)
         applyFreshnessOptions(to: &configuration)
         return configuration

@@ -45,6 +45,7 @@ struct CLIUsageTests {
         (["serve", "--read-timeout", "nan"], "--read-timeout"),
         (["serve", "--keep-alive-timeout", "3601"], "--keep-alive-timeout"),
         (["serve", "--max-connections", "0"], "--max-connections"),
+        (["serve", "--memory-pressure", "sometimes"], "--memory-pressure"),
         (["shared-cache-bench", "--redis", "redis://:1"], "names no host"),
     ])
     func badTokenExitsTwo(arguments: [String], token: String) async throws {

@@ -62,6 +62,12 @@ public final class BitmapPool: Sendable {
         state.withLock { $0.removeAll() }
     }
 
+    /// Drops the longest-held buffers until at most `1 - fraction` of the bytes held now remain
+    /// (a memory-pressure signal's share: 0.5 halves the pool, 1 empties it); the limit stays.
+    public func shrink(by fraction: Double) {
+        state.withLock { $0.trim(toBytes: ShrinkFraction.remaining(of: $0.statistics.heldBytes, dropping: fraction)) }
+    }
+
     /// A buffer of exactly `byteCount` bytes from the pool (a hit), or nil (a miss). Its contents
     /// are whatever the last bitmap left: the caller overwrites every byte.
     func take(byteCount: Int) -> [UInt8]? {
@@ -132,8 +138,11 @@ struct BitmapPoolState {
     }
 
     /// Drops the longest-held buffers until the held bytes fit the limit.
-    mutating func trim() {
-        while statistics.heldBytes > byteLimit,
+    mutating func trim() { trim(toBytes: byteLimit) }
+
+    /// Drops the longest-held buffers until at most `bytes` are held.
+    mutating func trim(toBytes bytes: Int) {
+        while statistics.heldBytes > bytes,
               let oldest = buckets.min(by: { $0.value[0].age < $1.value[0].age })?.key {
             let dropped = buckets[oldest]!.removeFirst()
             if buckets[oldest]!.isEmpty { buckets[oldest] = nil }

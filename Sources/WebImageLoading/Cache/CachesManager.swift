@@ -158,4 +158,9 @@ public final class CachesManager: ImageCaching {
             operation: { cache, done in cache.clear(cacheType: cacheType) { done(true) } },
             completion: { _ in completion?() })
     }
+
+    /// Shrinks the memory of every cache, whatever the policies say.
+    public func shrinkMemory(by fraction: Double) {
+        for cache in caches { cache.shrinkMemory(by: fraction) }
+    }
 }

@@ -62,6 +62,12 @@ extension ImageCache {
         BitmapPool.current.removeAll()
     }
 
+    /// Shrinks the memory cache by `fraction` (``MemoryCache/shrink(by:)``); the bitmap pool is
+    /// left to whoever follows the pressure for the process (it is shared by every cache).
+    public func shrinkMemory(by fraction: Double) {
+        memoryCache.shrink(by: fraction)
+    }
+
     /// Deletes every disk entry on the I/O queue; memory is kept.
     public func clearDisk(completion: (@Sendable () -> Void)? = nil) {
         let callbackQueue = config.callbackQueue

@@ -73,6 +73,11 @@ public protocol ImageCaching: AnyObject, Sendable {
     /// removes them. `completion` runs once they are written (so `waitStoreCache` can wait for
     /// them). Default: does nothing and completes at once.
     func setValidators(_ validators: HTTPValidators?, forKey key: String, completion: (@Sendable () -> Void)?)
+
+    /// Drops `fraction` of what the cache holds in memory (least recently used first; 1 empties
+    /// it), on a memory-pressure signal (see ``MemoryPressureSignal/shrinkFraction``). Disk
+    /// entries stay. Default: nothing (a cache without memory of its own).
+    func shrinkMemory(by fraction: Double)
 }
 
 extension ImageCaching {
@@ -87,6 +92,9 @@ extension ImageCaching {
                               completion: (@Sendable () -> Void)?) {
         completion?()
     }
+
+    /// No memory to shrink.
+    public func shrinkMemory(by fraction: Double) {}
 
     /// Stores `validators` with the entry for `key` without waiting for the write.
     public func setValidators(_ validators: HTTPValidators?, forKey key: String) {

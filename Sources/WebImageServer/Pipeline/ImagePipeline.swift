@@ -46,6 +46,8 @@ final class ImagePipeline: Sendable {
     let freshness: FreshnessPolicy
     /// What is known of each source's version and freshness.
     let states: SourceStates
+    /// The answer to memory pressure (with ``ServerConfiguration/memoryPressure`` only).
+    let pressure: ServerMemoryPressure?
 
     init(configuration: ServerConfiguration, logger: Logger, metrics: ServerMetrics) throws {
         self.configuration = configuration
@@ -144,6 +146,12 @@ final class ImagePipeline: Sendable {
             results?.removeAll(madeFrom: source)
             Self.removeStoredResults(madeFrom: source, disk: resultDisk, index: index)
         }
+        if let monitor = configuration.memoryPressure {
+            pressure = ServerMemoryPressure(monitor: monitor, limiter: limiter, results: results,
+                                            sourceCaches: caches, logger: logger)
+        } else {
+            pressure = nil
+        }
     }
 
     /// Bytes of encoded results held in memory.
@@ -158,6 +166,7 @@ final class ImagePipeline: Sendable {
     /// Stops the downloader and removes the private temporary directory (after the server
     /// stopped serving).
     func shutdown() async {
+        pressure?.stop()
         try? await downloader.shutdown()
         try? await s3Loader?.shutdown()
         shared?.client.close()

@@ -1,4 +1,5 @@
 import Foundation
+import WebImage
 import Synchronization
 
 /// Encoded results kept in memory under their result key, least recently used evicted first
@@ -154,6 +155,14 @@ final class ResultMemoryCache: Sendable {
             for key in doomed {
                 if let node = state.nodes[key] { state.remove(node) }
             }
+        }
+    }
+
+    /// Drops the least recently used results until at most `1 - fraction` of the bytes held now
+    /// remain (a memory-pressure signal's share); the limit stays.
+    func shrink(by fraction: Double) {
+        state.withLock { state in
+            state.evict(downTo: ShrinkFraction.remaining(of: state.bytes, dropping: fraction))
         }
     }
 

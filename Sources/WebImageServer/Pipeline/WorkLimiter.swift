@@ -5,7 +5,9 @@ import Synchronization
 /// At most `workers + maxQueue` requests make results at once; one beyond is refused at once (the
 /// server answers 429) instead of queueing without bound. An admitted request fetches its source
 /// without a slot, then waits in arrival order for one of `workers` slots to decode, transform and
-/// encode, so a slot never idles on a download. Admission is per task: work an admitted request
+/// encode, so a slot never idles on a download. While paused (under memory pressure) no slot is
+/// given out: requests keep their place and wait, and the slots go out again in arrival order
+/// when it resumes. Admission is per task: work an admitted request
 /// runs is not admitted again (a wait for another instance's lease, then the making itself).
 final class WorkLimiter: Sendable {
     /// The limiter that admitted the current task, if any.
@@ -22,11 +24,14 @@ final class WorkLimiter: Sendable {
         var waiting: [Waiter] = []
         var nextID: UInt64 = 0
         var idleWaiters: [CheckedContinuation<Void, Never>] = []
+        var paused = false
     }
 
     let workers: Int
     let maxQueue: Int
     private let state = Mutex(State())
+    /// Told the number of requests waiting for a slot each time one starts waiting (tests wait on it).
+    let slotWaits = ObserverSlot<Int>()
 
     init(workers: Int, maxQueue: Int) {
         self.workers = max(1, workers)
@@ -35,6 +40,23 @@ final class WorkLimiter: Sendable {
 
     /// Requests holding a slot, and admitted requests without one (fetching or waiting for one).
     var load: (running: Int, waiting: Int) { state.withLock { ($0.running, $0.admitted - $0.running) } }
+
+    /// Whether slots are held back (see ``setPaused(_:)``).
+    var isPaused: Bool { state.withLock { $0.paused } }
+
+    /// Holds back slots from now on (work in a slot goes on), or gives them out again to the
+    /// requests waiting, longest first, up to `workers`.
+    func setPaused(_ paused: Bool) {
+        let resumed = state.withLock { state -> [Waiter] in
+            state.paused = paused
+            guard !paused else { return [] }
+            let count = min(state.waiting.count, max(0, workers - state.running))
+            state.running += count
+            defer { state.waiting.removeFirst(count) }
+            return Array(state.waiting.prefix(count))
+        }
+        for waiter in resumed { waiter.continuation.resume() }
+    }
 
     /// Runs `body` as an admitted request; throws ``ServerError/queueFull`` when `workers +
     /// maxQueue` requests are already admitted. Within `body`, a nested `admit` runs at once.
@@ -83,7 +105,7 @@ final class WorkLimiter: Sendable {
     private func acquire() async throws {
         enum Admission { case now, wait(UInt64) }
         let admission = state.withLock { state -> Admission in
-            if state.running < workers { state.running += 1; return .now }
+            if !state.paused && state.running < workers { state.running += 1; return .now }
             state.nextID += 1
             return .wait(state.nextID)
         }
@@ -92,12 +114,16 @@ final class WorkLimiter: Sendable {
         case .wait(let id):
             try await withTaskCancellationHandler {
                 try await withCheckedThrowingContinuation { continuation in
-                    let cancelled = state.withLock { state -> Bool in
-                        if Task.isCancelled { return true }
+                    let waiting = state.withLock { state -> Int? in
+                        if Task.isCancelled { return nil }
                         state.waiting.append(Waiter(id: id, continuation: continuation))
-                        return false
+                        return state.waiting.count
                     }
-                    if cancelled { continuation.resume(throwing: CancellationError()) }
+                    if let waiting {
+                        slotWaits(waiting)
+                    } else {
+                        continuation.resume(throwing: CancellationError())
+                    }
                 }
             } onCancel: {
                 let waiter = state.withLock { state -> Waiter? in
@@ -109,10 +135,10 @@ final class WorkLimiter: Sendable {
         }
     }
 
-    /// Hands the slot to the longest waiter, or frees it.
+    /// Hands the slot to the longest waiter, or frees it (always while paused).
     private func release() {
         let next = state.withLock { state -> Waiter? in
-            if state.waiting.isEmpty {
+            if state.waiting.isEmpty || state.paused {
                 state.running -= 1
                 return nil
             }
