@@ -103,8 +103,8 @@ public struct ServerConfiguration: Sendable {
     /// result another request is still waiting for goes on being made and cached.
     public var requestTimeout: TimeInterval = 30
     /// The monitor whose memory-pressure signals shrink the caches and hold back worker slots
-    /// (see ``ServerMemoryPressure``); nil (the default) ignores memory pressure. `webimage serve`
-    /// uses ``MemoryPressureMonitor/shared`` unless told `--memory-pressure off`.
+    /// (see `ServerMemoryPressure`); nil (the default) ignores memory pressure. `webimage serve`
+    /// uses `MemoryPressureMonitor/shared` unless told `--memory-pressure off`.
     public var memoryPressure: MemoryPressureMonitor?
     /// How long a graceful shutdown waits for requests in flight.
     public var shutdownTimeout: TimeInterval = 20

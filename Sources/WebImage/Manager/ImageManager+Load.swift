@@ -119,7 +119,7 @@ extension ImageManager {
     }
 
     /// The memory query answered at once, when the request would take a memory hit as it is and
-    /// the cache can answer synchronously (``ImageCaching/memoryImage(forKey:options:)``): what
+    /// the cache can answer synchronously (`ImageCaching/memoryImage(forKey:options:)`): what
     /// the full query would deliver, without its machinery.
     private func memoryHit(forKey key: String?, options: WebImageOptions, context: WebImageContext,
                            cache: any ImageCaching) -> Image? {

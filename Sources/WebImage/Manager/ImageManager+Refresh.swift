@@ -38,7 +38,7 @@ extension ImageManager {
         }
     }
 
-    /// The original's stored bytes (``ImageCaching/storedData(forKey:)``; a cache that keeps none
+    /// The original's stored bytes (`ImageCaching/storedData(forKey:)`; a cache that keeps none
     /// answers nil, and its refreshes then always deliver the downloaded image).
     private func storedOriginalData(_ request: ImageManagerRequest) -> Data? {
         guard let key = request.originalKey else { return nil }
