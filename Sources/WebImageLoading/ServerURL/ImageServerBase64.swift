@@ -1,8 +1,9 @@
 /// URL-safe base64 (`-` and `_`) without padding: how imgproxy writes signatures and base64 sources.
-enum ImageServerBase64 {
+package enum ImageServerBase64 {
     private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
 
-    static func encode(_ bytes: some Collection<UInt8>) -> String {
+    /// `bytes` encoded, with no `=` padding.
+    package static func encode(_ bytes: some Collection<UInt8>) -> String {
         var out: [UInt8] = []
         out.reserveCapacity((bytes.count * 4 + 2) / 3)
         var iterator = bytes.makeIterator()

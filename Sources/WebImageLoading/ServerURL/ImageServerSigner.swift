@@ -13,10 +13,10 @@ public struct ImageServerSigner: Sendable, Hashable {
     /// `webimage serve --key/--salt`) take them. Throws ``WebImageError/Code/invalidURL`` when either
     /// is not an even run of hex digits, the key is empty, or `signatureSize` is outside 1...32.
     public init(key: String, salt: String, signatureSize: Int = 32) throws {
-        guard let keyBytes = Self.hexBytes(key) else {
+        guard let keyBytes = HexDigit.bytes(key) else {
             throw WebImageError(.invalidURL, "The signing key is not hex: an even number of 0-9 a-f digits.")
         }
-        guard let saltBytes = Self.hexBytes(salt) else {
+        guard let saltBytes = HexDigit.bytes(salt) else {
             throw WebImageError(.invalidURL, "The signing salt is not hex: an even number of 0-9 a-f digits.")
         }
         try self.init(rawKey: keyBytes, rawSalt: saltBytes, signatureSize: signatureSize)
@@ -40,30 +40,5 @@ public struct ImageServerSigner: Sendable, Hashable {
         hmac.update(data: salt)
         hmac.update(data: Array(path.utf8))
         return ImageServerBase64.encode(Array(hmac.finalize()).prefix(signatureSize))
-    }
-
-    /// The bytes a hex string spells, or nil when it is not an even run of hex digits. Bounded by
-    /// the string: nothing here allocates more than half its length.
-    static func hexBytes(_ hex: String) -> [UInt8]? {
-        let digits = Array(hex.utf8)
-        guard digits.count % 2 == 0 else { return nil }
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(digits.count / 2)
-        var index = 0
-        while index < digits.count {
-            guard let high = hexValue(digits[index]), let low = hexValue(digits[index + 1]) else { return nil }
-            bytes.append(high << 4 | low)
-            index += 2
-        }
-        return bytes
-    }
-
-    private static func hexValue(_ digit: UInt8) -> UInt8? {
-        switch digit {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): digit - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): digit - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): digit - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 }

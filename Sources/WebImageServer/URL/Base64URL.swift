@@ -1,3 +1,5 @@
+import WebImage
+
 /// The URL-safe base64 alphabet (`-` and `_`) without padding, as imgproxy signs and encodes
 /// source URLs: a signature is written this way, and base64 sources and file names are read this way.
 enum Base64URL {
@@ -9,20 +11,9 @@ enum Base64URL {
         return table
     }()
 
-    /// `bytes` encoded, with no `=` padding.
+    /// `bytes` encoded, with no `=` padding (as the library's URL builder writes them).
     static func encode(_ bytes: some Collection<UInt8>) -> String {
-        var out = [UInt8]()
-        out.reserveCapacity((bytes.count * 4 + 2) / 3)
-        var iterator = bytes.makeIterator()
-        while let first = iterator.next() {
-            let second = iterator.next(), third = iterator.next()
-            let group = UInt32(first) << 16 | UInt32(second ?? 0) << 8 | UInt32(third ?? 0)
-            out.append(alphabet[Int(group >> 18 & 63)])
-            out.append(alphabet[Int(group >> 12 & 63)])
-            if second != nil { out.append(alphabet[Int(group >> 6 & 63)]) }
-            if third != nil { out.append(alphabet[Int(group & 63)]) }
-        }
-        return String(decoding: out, as: UTF8.self)
+        ImageServerBase64.encode(bytes)
     }
 
     /// The bytes `text` encodes, or nil when it holds a character outside the alphabet (`=`

@@ -1,3 +1,5 @@
+import WebImage
+
 /// The source URL at the end of an imgproxy path, in either form: `plain/` + percent-encoded URL
 /// with an optional `@extension`, or base64url (split by `/` anywhere, padding optional) with an
 /// optional `.extension`.
@@ -46,8 +48,8 @@ enum SourceURL {
         var index = 0
         while index < utf8.count {
             if utf8[index] == UInt8(ascii: "%") {
-                guard index + 2 < utf8.count, let high = URLSigner.hexValue(utf8[index + 1]),
-                      let low = URLSigner.hexValue(utf8[index + 2]) else { return nil }
+                guard index + 2 < utf8.count, let high = HexDigit.value(utf8[index + 1]),
+                      let low = HexDigit.value(utf8[index + 2]) else { return nil }
                 bytes.append(high << 4 | low)
                 index += 3
             } else {

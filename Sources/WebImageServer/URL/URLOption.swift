@@ -105,7 +105,7 @@ struct URLOption: Sendable, Equatable {
 
     /// A hex colour, `rgb` or `rrggbb`, opaque.
     func hexColor(_ text: String) throws(ImageURLError) -> RGBA {
-        let digits = Array(text.utf8).map(URLSigner.hexValue)
+        let digits = Array(text.utf8).map(HexDigit.value)
         guard digits.count == 3 || digits.count == 6, !digits.contains(nil) else {
             throw .invalidArgument(name, "\"\(text)\" is not a colour: R:G:B or hex rgb / rrggbb.")
         }

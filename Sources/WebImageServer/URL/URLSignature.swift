@@ -1,4 +1,5 @@
 import Crypto
+import WebImage
 
 /// Signs and checks imgproxy URL signatures: base64url (no padding) of HMAC-SHA256(key, salt ‖ path),
 /// truncated to ``signatureSize`` bytes. Several key/salt pairs may be configured so keys can be
@@ -17,10 +18,10 @@ public struct URLSigner: Sendable {
         }
         var rawKeys: [[UInt8]] = [], rawSalts: [[UInt8]] = []
         for (index, (key, salt)) in zip(keys, salts).enumerated() {
-            guard let keyBytes = Self.hexBytes(key) else {
+            guard let keyBytes = HexDigit.bytes(key) else {
                 throw URLConfigurationError("Key \(index + 1) is not hex: an even number of 0-9 a-f digits.")
             }
-            guard let saltBytes = Self.hexBytes(salt) else {
+            guard let saltBytes = HexDigit.bytes(salt) else {
                 throw URLConfigurationError("Salt \(index + 1) is not hex: an even number of 0-9 a-f digits.")
             }
             rawKeys.append(keyBytes)
@@ -79,29 +80,5 @@ public struct URLSigner: Sendable {
         hmac.update(data: pairs[index].salt)
         hmac.update(data: Array(path.utf8))
         return Array(hmac.finalize())
-    }
-
-    /// The bytes a hex string spells, or nil when it is not an even run of hex digits.
-    static func hexBytes(_ hex: String) -> [UInt8]? {
-        let digits = Array(hex.utf8)
-        guard digits.count % 2 == 0 else { return nil }
-        var bytes = [UInt8]()
-        bytes.reserveCapacity(digits.count / 2)
-        var index = 0
-        while index < digits.count {
-            guard let high = hexValue(digits[index]), let low = hexValue(digits[index + 1]) else { return nil }
-            bytes.append(high << 4 | low)
-            index += 2
-        }
-        return bytes
-    }
-
-    static func hexValue(_ digit: UInt8) -> UInt8? {
-        switch digit {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): digit - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): digit - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): digit - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 }
