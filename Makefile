@@ -45,7 +45,7 @@ tsan: install-deps
 # Tests/lsan-suppressions.txt lists the toolchain's false positives, each with its reason.
 ASAN_BUILD = --sanitize=address --scratch-path .build-asan
 ASAN_RUN = WEBIMAGE_SANITIZER=address SWIFT_BACKTRACE=enable=no \
-	LSAN_OPTIONS=suppressions=$(CURDIR)/Tests/lsan-suppressions.txt nice -n $(SANITIZER_NICE) $(SWIFT) test --skip-build $(ASAN_BUILD)
+	LSAN_OPTIONS=suppressions=$(CURDIR)/Tests/lsan-suppressions.txt:print_suppressions=0 nice -n $(SANITIZER_NICE) $(SWIFT) test --skip-build $(ASAN_BUILD)
 
 asan: install-deps
 	nice -n $(SANITIZER_NICE) $(SWIFT) build --build-tests $(ASAN_BUILD)

@@ -122,10 +122,13 @@ struct DiskCacheExpiryTests {
             try cache.setData(diskCacheBytes(1000, seed: UInt8(i)), forKey: "cold-\(i).png")
             for key in hot { #expect(cache.data(forKey: key) != nil) }
         }
-        // A trim may still be pending (it runs after `automaticTrimDelay`): it deletes files, and
-        // holds the cache's lock while it does, so once none is pending it is over.
+        // A trim may still be pending (it runs after `automaticTrimDelay`) or running: it takes its
+        // entries out of the index first and deletes their files after, so it is over once none is
+        // pending and the files left are the index's (each deletion wakes the wait to check).
         let deletions = try #require(DirectoryDeletions(path: cache.directoryPath))
-        await deletions.wait("the pending trim to run") { !cache.state.withLock { $0.trimScheduled } }
+        await deletions.wait("the pending trim to run") {
+            !cache.state.withLock { $0.trimScheduled } && cache.entryBytesOnDisk == cache.totalSize
+        }
         #expect(cache.entryBytesOnDisk <= limit && cache.totalSize <= limit)
         #expect(cache.totalSize == cache.entryBytesOnDisk)
         for key in hot { #expect(cache.containsData(forKey: key)) }
