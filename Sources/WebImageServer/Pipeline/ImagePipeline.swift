@@ -303,40 +303,8 @@ final class ImagePipeline: Sendable {
         }
     }
 
-    /// Keeps a result on disk under `key`, noted in the index of `source`'s results.
-    private func storeOnDisk(_ data: Data, forKey key: String, madeFrom source: URL) {
-        guard let storedResults else { return }
-        do {
-            try storedResults.setData(data, forKey: key)
-            resultIndex?.record(key, madeFrom: source.absoluteString)
-        } catch {
-            logger.warning("result not stored on disk", metadata: ["error": "\(error)"])
-        }
-    }
-
-    /// Deletes the results on `disk` that `index` says were made from `source`.
-    static func removeStoredResults(madeFrom source: String, disk: DiskCache?, index: ResultIndex?) {
-        guard let disk, let index else { return }
-        for key in index.take(madeFrom: source) { disk.removeData(forKey: key) }
-    }
-
-    /// Drops every result made from `source`: in memory, on this disk and in the shared tier.
-    func dropResults(madeFrom source: String) async {
-        results?.removeAll(madeFrom: source)
-        Self.removeStoredResults(madeFrom: source, disk: storedResults, index: resultIndex)
-        await shared?.results.removeGroup(source)
-    }
-
-    /// The result kept on disk under `key`, if any.
-    private func storedResult(forKey key: String, _ job: ResultJob) -> ServedImage? {
-        guard let data = storedResults?.data(forKey: key) else { return nil }
-        let format = ImageFormat.detect(data)
-        guard format != .undefined else { return nil }
-        return served(data, format: format, job, record: job.record)
-    }
-
     /// A result of `job` made from source bytes of `record`'s version.
-    private func served(_ data: Data, format: ImageFormat, _ job: ResultJob, record: SourceRecord) -> ServedImage {
+    func served(_ data: Data, format: ImageFormat, _ job: ResultJob, record: SourceRecord) -> ServedImage {
         let options = job.parsed.options
         return ServedImage(body: ByteBuffer(bytes: data), format: format,
                            etag: ResultETag.make(identity: record.identity, resultKey: job.baseKey),
