@@ -33,6 +33,8 @@ struct BenchCommand: AsyncParsableCommand {
     var memoryLimit: Int?
     @Flag(help: "Keep loaded images in the memory cache only and store no originals, writing nothing to the disk cache: what a run costs without the cache file writes (cold and warm-memory only).")
     var memoryOnly = false
+    @Option(name: .customLong("disk-layout"), help: "The disk cache's layout: files (one file per entry) or packed (segment files with an index).")
+    var diskLayout: DiskCacheLayout = .files
 
     func validate() throws {
         guard URL(string: base)?.scheme != nil else { throw ValidationError("--base must be a URL, got '\(base)'.") }
@@ -52,7 +54,7 @@ struct BenchCommand: AsyncParsableCommand {
         let pipeline = BenchPipeline(downloader: ImageDownloader(config: config),
                                      cacheDirectory: URL(fileURLWithPath: cacheDir),
                                      thumbnail: thumbnail, concurrency: concurrency, memoryLimit: memoryLimit,
-                                     memoryOnly: memoryOnly)
+                                     memoryOnly: memoryOnly, diskLayout: diskLayout)
         let timing: BenchTiming
         do {
             timing = try await measure(pipeline, urls)
@@ -70,6 +72,7 @@ struct BenchCommand: AsyncParsableCommand {
         line.add("concurrency", concurrency); line.add("thumbnail", thumbnail)
         if let memoryLimit { line.add("memory_limit", memoryLimit) }
         if memoryOnly { line.add("memory_only", true) }
+        line.add("disk_layout", diskLayout.rawValue)
         line.add("pool_hits", timing.poolHits); line.add("pool_misses", timing.poolMisses)
         line.add("pool_hit_ratio", timing.poolHitRatio)
         print(line.text)

@@ -14,11 +14,12 @@ struct BenchPipeline: Sendable {
     /// `memoryOnly` stores loaded images in the memory cache only and originals nowhere, so a run
     /// shows what the pipeline costs without the disk cache's file writes.
     init(downloader: ImageDownloader, cacheDirectory: URL, thumbnail: Int, concurrency: Int, memoryLimit: Int? = nil,
-         memoryOnly: Bool = false) {
+         memoryOnly: Bool = false, diskLayout: DiskCacheLayout = .files) {
         self.downloader = downloader
         var config = ImageCacheConfig()
         config.maxMemoryCost = memoryLimit ?? 4 << 30
         config.disk.maxDiskSize = 4 << 30
+        config.disk.layout = diskLayout
         cache = ImageCache(namespace: "bench", directory: cacheDirectory, config: config)
         cache.memoryCache.maxEntryFraction = 1
         manager = ImageManager(cache: cache, loader: downloader)

@@ -84,19 +84,40 @@ struct CacheLocation: ParsableArguments {
             help: "The cache root directory (default: $XDG_CACHE_HOME/webimage or ~/.cache/webimage).")
     var cacheDir: String?
 
+    @Option(name: .customLong("disk-layout"),
+            help: "files (one file per entry) or packed (segment files with an index). Default: what the cache directory holds, else files.")
+    var diskLayout: DiskCacheLayout?
+
     /// The root directory: `--cache-dir`, else the library's default.
     var directory: URL {
         cacheDir.map { URL(fileURLWithPath: $0, isDirectory: true) } ?? DiskCacheConfig.defaultDirectory
     }
 
-    /// The disk cache under ``directory`` with the library's default namespace and limits.
+    /// The disk settings: the library's default namespace and limits, in `--disk-layout`'s layout,
+    /// else the one the directory holds.
+    var diskConfig: DiskCacheConfig {
+        var config = DiskCacheConfig(directory: directory)
+        config.layout = diskLayout ?? Self.layoutFound(in: config)
+        return config
+    }
+
+    /// The disk cache under ``directory``.
     func makeDiskCache() -> DiskCache {
-        DiskCache(config: DiskCacheConfig(directory: directory))
+        DiskCache(config: diskConfig)
     }
 
     /// An image cache over the same directory, as `get` and `prefetch` use.
     func makeImageCache() -> ImageCache {
-        ImageCache(namespace: DiskCacheConfig().namespace, directory: directory)
+        var config = ImageCacheConfig()
+        config.disk = diskConfig
+        return ImageCache(namespace: config.disk.namespace, directory: directory, config: config)
+    }
+
+    /// ``DiskCacheLayout/packed`` when the namespace directory holds a packed store, else files.
+    static func layoutFound(in config: DiskCacheConfig) -> DiskCacheLayout {
+        let packed = config.directory.appendingPathComponent(config.namespace).appendingPathComponent(".packed").path
+        var isDirectory: ObjCBool = false
+        return FileManager.default.fileExists(atPath: packed, isDirectory: &isDirectory) && isDirectory.boolValue ? .packed : .files
     }
 }
 
@@ -106,8 +127,10 @@ struct CacheSummary {
     let count: Int
     let bytes: Int
     let limit: Int
+    let layout: DiskCacheLayout
 
     init(_ cache: DiskCache) {
+        layout = cache.config.layout
         path = cache.directoryPath
         count = cache.totalCount
         bytes = cache.totalSize
@@ -117,12 +140,13 @@ struct CacheSummary {
     var jsonLine: JSONLine {
         var line = JSONLine()
         line.add("path", path); line.add("count", count); line.add("bytes", bytes); line.add("limit", limit)
+        line.add("layout", layout.rawValue)
         return line
     }
 
     var readable: String {
         let limitText = limit > 0 ? ByteCountText.format(limit) : "unlimited"
-        return "\(path): \(count) entries, \(ByteCountText.format(bytes)) (limit \(limitText))"
+        return "\(path): \(count) entries, \(ByteCountText.format(bytes)) (limit \(limitText), \(layout.rawValue) layout)"
     }
 }
 
@@ -139,3 +163,5 @@ enum ByteCountText {
         return unit == 0 ? "\(bytes) B" : String(format: "%.1f", value) + " " + units[unit]
     }
 }
+
+extension DiskCacheLayout: ExpressibleByArgument {}

@@ -91,6 +91,8 @@ struct ServeCommand: AsyncParsableCommand {
     var resultMemorySize = Env.int("RESULT_MEMORY_SIZE") ?? 64
     @Option(help: "Megabytes of encoded results kept on disk under --cache-dir.")
     var resultDiskSize = Env.int("RESULT_DISK_SIZE") ?? 1024
+    @Option(name: .customLong("disk-layout"), help: "How cached sources and results are laid out on disk: packed (segment files with an index) or files (one file each). Env WEBIMAGE_DISK_LAYOUT.")
+    var diskLayout = Env.string("DISK_LAYOUT").flatMap(DiskCacheLayout.init(rawValue:)) ?? .packed
     @Option(help: "Shared cache tier for sources and results, shared by every instance: redis://[user:password@]host:port/db (env WEBIMAGE_SHARED_CACHE).")
     var sharedCache: String?
     @Option(help: "Seconds an entry lives in the shared cache (0: until Redis evicts it).")
@@ -228,6 +230,7 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.requestTimeout = requestTimeout
         configuration.resultMemoryBytes = resultMemorySize * 1024 * 1024
         configuration.resultDiskBytes = resultDiskSize * 1024 * 1024
+        configuration.diskLayout = diskLayout
         configuration.sharedCache = try sharedCacheConfiguration()
         configuration.sharedCacheTTL = sharedCacheTtl
         configuration.sharedCacheLeaseWait = sharedCacheLeaseWait

@@ -32,12 +32,16 @@ struct DiskCacheWorkerCommand: ParsableCommand {
     @Option(help: "The cache's size limit in bytes; 0 is unlimited.")
     var maxSize: Int = 0
 
+    @Option(help: "The disk layout: files or packed.")
+    var layout: String = "files"
+
     func run() throws {
         var config = DiskCacheConfig(directory: URL(fileURLWithPath: directory),
                                      namespace: DiskCacheWorkerProtocol.namespace)
         config.maxDiskSize = maxSize
         config.automaticTrimDelay = 0.01
         config.accessDateUpdateInterval = 0
+        config.layout = DiskCacheLayout(rawValue: layout) ?? .files
         let cache = DiskCache(config: config)
         let keyCount = max(1, keys)
         // Until killed, alternate two prepared values so the time goes into writing, not generating.

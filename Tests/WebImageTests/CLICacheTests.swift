@@ -6,7 +6,8 @@ import Testing
 
 @Suite("CLI cache and prefetch")
 struct CLICacheTests {
-    @Test func prefetchFillsTheCacheThatInfoCountsAndClearEmpties() async throws {
+    @Test(arguments: DiskCacheLayout.allCases)
+    func prefetchFillsTheCacheThatInfoCountsAndClearEmpties(layout: DiskCacheLayout) async throws {
         let dir = try CLIProcess.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let png = try CLIProcess.pngFixture()
@@ -24,7 +25,7 @@ struct CLICacheTests {
             #expect(before["limit"] as? Int == DiskCacheConfig().maxDiskSize)
 
             let prefetch = try await CLIProcess.run(["prefetch", origin.url("/a.png").absoluteString, "--file", list.path,
-                                                     "--cache-dir", dir.path, "--json"])
+                                                     "--cache-dir", dir.path, "--disk-layout", layout.rawValue, "--json"])
             #expect(prefetch.status == 0, "\(prefetch.stderr)")
             let summary = try prefetch.object(0)
             #expect(summary["total"] as? Int == 2 && summary["finished"] as? Int == 2)
@@ -34,6 +35,7 @@ struct CLICacheTests {
             let info = try await CLIProcess.run(["cache", "info", "--cache-dir", dir.path, "--json"])
             let counted = try info.object(0)
             #expect(counted["count"] as? Int == 2)
+            #expect(counted["layout"] as? String == layout.rawValue)  // found in the directory
             #expect((counted["bytes"] as? Int ?? 0) >= png.count)
 
             let cached = try await CLIProcess.run(["get", origin.url("/a.png").absoluteString, "--cache-dir", dir.path,

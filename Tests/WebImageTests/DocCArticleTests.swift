@@ -111,6 +111,13 @@ struct DocCArticleTests {
         let hit = await cache.queryImage(forKey: "avatar-42")
         print(hit.cacheType)
         #expect(hit.cacheType == .memory)
+
+        var packedConfig = ImageCacheConfig()
+        packedConfig.disk.layout = .packed
+        let thumbnails = ImageCache(namespace: "thumbnails", directory: directory, config: packedConfig)
+        try thumbnails.storeImageDataToDisk(data, forKey: "thumb-1")
+        #expect(thumbnails.diskImageData(forKey: "thumb-1") == data)
+        #expect(FileManager.default.fileExists(atPath: directory.path + "/thumbnails/.packed"))
     }
 
     // MARK: WebImage: Loading

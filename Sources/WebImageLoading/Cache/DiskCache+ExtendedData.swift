@@ -9,6 +9,10 @@ extension DiskCache {
 
     /// The extended data stored beside `key`'s entry (SDWebImage's `extendedDataForKey:`), or nil.
     public func extendedData(forKey key: String) -> Data? {
+        if let packed {
+            let bytes = Array(key.utf8)
+            return packed.record(forKey: bytes, hash: PackedKeyHash.hash(bytes))?.extendedData
+        }
         guard let name = existingName(forKey: key) else { return nil }
         if usesExtendedAttributes,
            case .success(let data) = ExtendedAttributes.value(named: Self.extendedAttributeName, atPath: path(forName: name)) {
@@ -20,6 +24,7 @@ extension DiskCache {
 
     /// Stores `data` beside `key`'s entry (nil removes it), in an xattr or a sidecar file per the config.
     public func setExtendedData(_ data: Data?, forKey key: String) throws {
+        if let packed { return try packed.setExtendedData(data, forKey: Array(key.utf8)) }
         guard let name = existingName(forKey: key) else {
             guard data != nil else { return }
             throw WebImageError(.cacheFailure, "Cannot store extended data for a key with no disk cache entry; store its data first (key \(key.prefix(200))).")

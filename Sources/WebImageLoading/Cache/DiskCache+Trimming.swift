@@ -6,6 +6,7 @@ import Foundation
 extension DiskCache {
     /// Rescans the directory, deletes entries older than `maxDiskAge`, then trims to the size limit.
     public func removeExpiredData() {
+        if let packed { return packed.removeExpiredData() }
         // The one place that always rescans: it also picks up other processes' writes and removes.
         rescan()
         let expired: [String] = state.withLock { state in

@@ -63,6 +63,8 @@ public final class DiskCache: DiskCaching {
     }
 
     let state = Mutex(State())
+    /// The store behind every call in the ``DiskCacheLayout/packed`` layout; nil in the files layout.
+    let packed: PackedStore?
     /// Called with each name a directory scan lists, before it looks at the file (tests pause scans with it).
     let scanObserver: (@Sendable (String) -> Void)?
 
@@ -72,27 +74,41 @@ public final class DiskCache: DiskCaching {
         self.init(config: config, scanObserver: nil)
     }
 
-    init(config: DiskCacheConfig, scanObserver: (@Sendable (String) -> Void)?) {
+    init(config: DiskCacheConfig, scanObserver: (@Sendable (String) -> Void)?,
+         packedTrimObserver: (@Sendable () -> Void)? = nil) {
         self.config = config
         self.scanObserver = scanObserver
         var path = config.directory.appendingPathComponent(config.namespace, isDirectory: true).path
         while path.count > 1 && path.hasSuffix("/") { path.removeLast() }
         directoryPath = path
         try? DiskCacheFileSystem.createDirectory(atPath: path)
+        packed = config.layout == .packed ? PackedStore(config: config, namespaceDirectory: path, trimObserver: packedTrimObserver) : nil
     }
 
-    /// The file that holds (or would hold) `key`'s bytes.
+    /// The file that holds (or would hold) `key`'s bytes in the files layout. In the packed layout
+    /// the bytes live in a segment; this is still the name the files layout would give them.
     public func cachePath(forKey key: String) -> String {
         path(forName: DiskCacheFileName.name(forKey: key))
     }
 
     /// True when an entry for `key` exists on disk.
     public func containsData(forKey key: String) -> Bool {
-        existingName(forKey: key) != nil
+        if let packed {
+            let bytes = Array(key.utf8)
+            return packed.record(forKey: bytes, hash: PackedKeyHash.hash(bytes)) != nil
+        }
+        return existingName(forKey: key) != nil
     }
 
     /// The bytes stored for `key`, or nil; a hit counts as an access for LRU trimming.
     public func data(forKey key: String) -> Data? {
+        if let packed {
+            let bytes = Array(key.utf8)
+            let hash = PackedKeyHash.hash(bytes)
+            guard let record = packed.record(forKey: bytes, hash: hash) else { return nil }
+            packed.touch(hash)
+            return record.data
+        }
         for name in candidateNames(forKey: key) {
             let path = path(forName: name)
             switch DiskCacheFileSystem.readFileAndIdentity(atPath: path) {
@@ -115,6 +131,10 @@ public final class DiskCache: DiskCaching {
     /// Writes `data` for `key` atomically (temporary file, then rename) and, in
     /// ``DiskCacheDurability/durable`` mode, flushed to disk; throws when the write fails.
     public func setData(_ data: Data, forKey key: String) throws {
+        if let packed {
+            let bytes = Array(key.utf8)
+            return try packed.store(key: bytes, hash: PackedKeyHash.hash(bytes), extendedData: nil, data: data)
+        }
         let name = DiskCacheFileName.name(forKey: key)
         let finalPath = path(forName: name)
         let date = state.withLock { nextDate(&$0) }
@@ -144,6 +164,7 @@ public final class DiskCache: DiskCaching {
 
     /// Deletes `key`'s entry and its extended data, if any.
     public func removeData(forKey key: String) {
+        if let packed { return packed.remove(hash: PackedKeyHash.hash(Array(key.utf8))) }
         let names = candidateNames(forKey: key)
         deleteFiles(ofEntries: names)
         state.withLock { state in
@@ -153,6 +174,7 @@ public final class DiskCache: DiskCaching {
 
     /// Deletes every entry in this cache's directory.
     public func removeAll() {
+        if let packed { return packed.removeAll() }
         let now = Date().timeIntervalSince1970
         for name in DiskCacheFileSystem.contentsOfDirectory(atPath: directoryPath) ?? [] {
             let path = path(forName: name)
@@ -170,12 +192,14 @@ public final class DiskCache: DiskCaching {
 
     /// Bytes held by the entries, from the index (scanned on first use).
     public var totalSize: Int {
+        if let packed { return packed.totalSize }
         loadIndexIfNeeded()
         return state.withLock { $0.index?.totalSize ?? 0 }
     }
 
     /// Number of entries, from the index (scanned on first use).
     public var totalCount: Int {
+        if let packed { return packed.totalCount }
         loadIndexIfNeeded()
         return state.withLock { $0.index?.count ?? 0 }
     }

@@ -39,6 +39,18 @@ public enum DiskCacheDurability: Sendable, Hashable, CaseIterable {
     case durable
 }
 
+/// How a ``DiskCache`` lays its entries out on disk.
+public enum DiskCacheLayout: String, Sendable, Hashable, CaseIterable {
+    /// One file per entry, named by the MD5 of its key, as SDWebImage does. The default.
+    case files
+    /// Entries appended to shared segment files with an index, under `<namespace>/.packed/`:
+    /// no file created per write, no directory of millions of files to scan or back up. Entries
+    /// larger than ``DiskCacheConfig/packedEntryLimit`` still get a file each. Crash-safe (every
+    /// record is checksummed), shared safely by several processes, trimmed by compacting the
+    /// oldest segments. See ``DiskCache`` for what differs from ``files``.
+    case packed
+}
+
 /// Settings for a ``DiskCache``. The defaults suit an app cache; all are plain values.
 public struct DiskCacheConfig: Sendable {
     /// The root directory; entries live in `<directory>/<namespace>/`.
@@ -71,6 +83,12 @@ public struct DiskCacheConfig: Sendable {
     /// each mode reads the other's entries as misses (``DiskCacheDurability/durable``) or with a
     /// trailer at their end (``DiskCacheDurability/atomic``).
     public var durability: DiskCacheDurability = .atomic
+    /// How entries are laid out on disk. Default ``DiskCacheLayout/files``; a directory is meant
+    /// to be used in one layout (each ignores the other's files).
+    public var layout: DiskCacheLayout = .files
+    /// In the ``DiskCacheLayout/packed`` layout, entries (with their key and extended data) larger
+    /// than this many bytes get a file of their own instead of a place in a segment. Default 256 KiB.
+    public var packedEntryLimit: Int = 256 * 1024
 
     /// A configuration with the defaults above.
     public init() {}

@@ -100,6 +100,7 @@ final class ImagePipeline: Sendable {
         cacheConfig.maxMemoryCost = 0
         // A source cut short by a power loss must read as a miss, not as a broken image.
         cacheConfig.disk.durability = .durable
+        cacheConfig.disk.layout = configuration.diskLayout
         let directory = configuration.noCache ? nil : configuration.cacheDirectory
         // Without a cache directory, sources go to a private temporary one, removed at shutdown.
         let scratch = directory == nil ? try PrivateDirectory(prefix: "webimage-serve-") : nil
@@ -123,6 +124,7 @@ final class ImagePipeline: Sendable {
             diskConfig.maxDiskSize = configuration.resultDiskBytes
             // A result is served for as long as its max-age says: it must be whole or not at all.
             diskConfig.durability = .durable
+            diskConfig.layout = configuration.diskLayout
             resultDisk = DiskCache(config: diskConfig)
         } else {
             resultDisk = nil
