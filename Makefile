@@ -2,7 +2,7 @@
 SWIFT ?= swift
 RELEASE_BIN = .build/release/webimage
 
-.PHONY: install-deps build release test docs tsan asan demo bench bench-quick bench-micro fuzz fuzz-build stress soak cluster-demo conformance clean
+.PHONY: install-deps build release test docs examples tsan asan demo bench bench-quick bench-micro fuzz fuzz-build stress soak cluster-demo conformance clean
 
 install-deps:
 	@scripts/install-deps
@@ -25,6 +25,18 @@ test: install-deps
 DOCS_TARGETS = --target WebImage --target WebImageCodecs --target WebImageServer
 docs: install-deps
 	$(SWIFT) package generate-documentation $(DOCS_TARGETS) --warnings-as-errors
+
+# The example packages under Examples/ (each depends on this package by path and has its own
+# .build): built and tested one after another. Not in CI: each builds WebImage again, and Vapor's
+# first build alone takes about 8 minutes on two cores.
+EXAMPLES = Examples/CodecsCLI Examples/HummingbirdGallery Examples/VaporAvatars
+
+examples: install-deps
+	@for example in $(EXAMPLES); do \
+		echo "== $$example"; \
+		$(SWIFT) build --package-path $$example --build-tests || exit 1; \
+		$(SWIFT) test --package-path $$example --skip-build || exit 1; \
+	done
 
 # The whole suite under ThreadSanitizer / AddressSanitizer, each in its own scratch folder so the
 # instrumented build never replaces the normal one. Slow (see docs/RELIABILITY.md); runs under nice.
@@ -111,4 +123,4 @@ conformance: release
 	fi
 
 clean:
-	rm -rf .build .build-tsan .build-asan Benchmarks/.build
+	rm -rf .build .build-tsan .build-asan Benchmarks/.build Examples/*/.build

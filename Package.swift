@@ -173,6 +173,8 @@ let package = Package(
                 // Test-only: the server's HTTP/1 channel set up on an embedded channel.
                 .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
+                // Test-only: a host application that mounts the image server's routes beside its own.
+                .product(name: "Hummingbird", package: "hummingbird"),
             ],
             // Read by path (#filePath), not as bundle resources.
             exclude: ["Fixtures"]

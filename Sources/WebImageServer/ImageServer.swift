@@ -41,6 +41,11 @@ public final class ImageServer: Sendable {
         self.startedAt = .now
     }
 
+    /// From now on, image requests are answered 503 (`shutting_down`).
+    func beginDraining() {
+        draining.store(true, ordering: .relaxed)
+    }
+
     /// The port the server listens on, once it does (useful with port 0).
     public var port: Int? { boundPort.withLock { $0 } }
 
@@ -55,7 +60,7 @@ public final class ImageServer: Sendable {
         let signals = StopSignals()
         let application = makeApplication(onRunning: onRunning)
         let notice = ShutdownNotice { [self] in
-            draining.store(true, ordering: .relaxed)
+            beginDraining()
             await onStopping(requestsInFlight.load(ordering: .relaxed))
         }
         var groupConfiguration = ServiceGroupConfiguration(
@@ -124,16 +129,22 @@ public final class ImageServer: Sendable {
     /// (`X-Request-ID`), and every request is logged with it: results made or failed at `info`
     /// (a failure of the server or the source at `warning`), cache hits and operations at `debug`.
     func respond(to request: Request, connection: (any Channel)? = nil) async -> Response {
+        await answer(request.head, connection: connection).hummingbirdResponse
+    }
+
+    /// ``respond(to:connection:)`` for a request's head alone: what ``response(to:)`` and the
+    /// Hummingbird application share.
+    func answer(_ head: HTTPRequest, connection: (any Channel)?) async -> ImageServerResponse {
         requestsInFlight.add(1, ordering: .relaxed)
         defer { requestsInFlight.subtract(1, ordering: .relaxed) }
         let start = ContinuousClock.now
-        let id = RequestID.make(incoming: request.headers[.xRequestID])
-        var (response, outcome) = await route(request, connection: connection)
+        let id = RequestID.make(incoming: head.headerFields[.xRequestID])
+        var (response, outcome) = await route(head, connection: connection)
         response.headers[.xRequestID] = id
         let elapsed = ContinuousClock.now - start
         metrics.requestFinished(status: response.status.code)
         metrics.record(.total, elapsed)
-        log(method: request.method, path: request.head.path ?? "/", status: response.status.code, outcome: outcome,
+        log(method: head.method, path: head.path ?? "/", status: response.status.code, outcome: outcome,
             id: id, elapsed: elapsed)
         return response
     }
@@ -174,8 +185,8 @@ public final class ImageServer: Sendable {
         case failed(ServerError)
     }
 
-    private func route(_ request: Request, connection: (any Channel)?) async -> (Response, Outcome) {
-        let target = request.head.path ?? "/"
+    private func route(_ request: HTTPRequest, connection: (any Channel)?) async -> (ImageServerResponse, Outcome) {
+        let target = request.path ?? "/"
         if request.method == .post, target.hasPrefix(ImagePipeline.purgePrefix + "/") {
             return await purgeResponse(target: target)
         }
@@ -195,8 +206,8 @@ public final class ImageServer: Sendable {
         case "/metrics":
             var headers = HTTPFields()
             headers[.contentType] = "text/plain; version=0.0.4"
-            return (Response(status: .ok, headers: headers,
-                             body: .init(byteBuffer: ByteBuffer(string: metrics.text()))), .operation)
+            return (ImageServerResponse(status: .ok, headers: headers, body: ByteBuffer(string: metrics.text())),
+                    .operation)
         case "/favicon.ico", "/robots.txt":
             return failure(ServerError(status: 404, name: "not_found", message: "Not found."))
         default:
@@ -204,14 +215,15 @@ public final class ImageServer: Sendable {
         }
     }
 
-    private func imageResponse(target: String, request: Request, connection: (any Channel)?) async -> (Response, Outcome) {
+    private func imageResponse(target: String, request: HTTPRequest, connection: (any Channel)?) async
+        -> (ImageServerResponse, Outcome) {
         guard target.utf8.count <= configuration.maxURLLength else {
             return failure(ServerError(status: 414, name: "url_too_long",
                                        message: "The URL is longer than \(configuration.maxURLLength) bytes."))
         }
         if draining.load(ordering: .relaxed) { return failure(.shuttingDown) }
         do {
-            let accept = request.headers[.accept]
+            let accept = request.headerFields[.accept]
             let (result, cached, freshUntil) = if let connection {
                 try await departures.run(on: connection) { try await self.pipeline.result(for: target, accept: accept) }
             } else {
@@ -219,8 +231,10 @@ public final class ImageServer: Sendable {
             }
             let cacheControl = pipeline.freshness.cacheControl(freshUntil: freshUntil, expires: result.expires,
                                                                now: configuration.now())
-            return (ResultResponse.make(result, request: request, cacheControl: cacheControl),
-                    cached ? .cacheHit : .processed)
+            let (status, headers, body) = ResultResponse.parts(result, method: request.method,
+                                                               ifNoneMatch: request.headerFields[.ifNoneMatch],
+                                                               cacheControl: cacheControl)
+            return (ImageServerResponse(status: status, headers: headers, body: body), cached ? .cacheHit : .processed)
         } catch let error as ServerError {
             return failure(error)
         } catch is CancellationError {
@@ -232,7 +246,7 @@ public final class ImageServer: Sendable {
 
     /// Answers `POST /purge/SIGNATURE/plain/SOURCE` (see ``ImagePipeline/purge(target:)``): 200
     /// with `{"purged": SOURCE}`.
-    private func purgeResponse(target: String) async -> (Response, Outcome) {
+    private func purgeResponse(target: String) async -> (ImageServerResponse, Outcome) {
         guard target.utf8.count <= configuration.maxURLLength else {
             return failure(ServerError(status: 414, name: "url_too_long",
                                        message: "The URL is longer than \(configuration.maxURLLength) bytes."))
@@ -244,13 +258,13 @@ public final class ImageServer: Sendable {
             var headers = HTTPFields()
             headers[.contentType] = "application/json"
             headers[.cacheControl] = "no-store"
-            return (Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: body))), .operation)
+            return (ImageServerResponse(status: .ok, headers: headers, body: ByteBuffer(bytes: body)), .operation)
         } catch {
             return failure(error)
         }
     }
 
-    private func failure(_ error: ServerError) -> (Response, Outcome) {
+    private func failure(_ error: ServerError) -> (ImageServerResponse, Outcome) {
         (errorResponse(error), .failed(error))
     }
 
@@ -276,7 +290,7 @@ public final class ImageServer: Sendable {
         logger.log(level: level, "request", metadata: metadata)
     }
 
-    private func healthResponse() -> Response {
+    private func healthResponse() -> ImageServerResponse {
         let load = pipeline.limiter.load
         let object: [String: Any] = [
             "status": "ok",
@@ -299,21 +313,21 @@ public final class ImageServer: Sendable {
         var headers = HTTPFields()
         headers[.contentType] = "application/json"
         headers[.cacheControl] = "no-cache"
-        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: body)))
+        return ImageServerResponse(status: .ok, headers: headers, body: ByteBuffer(bytes: body))
     }
 
     private static func poolHealth(_ pool: BitmapPoolStatistics) -> [String: Any] {
         ["hits": pool.hits, "misses": pool.misses, "hit_ratio": pool.hitRatio, "held_bytes": pool.heldBytes]
     }
 
-    func errorResponse(_ error: ServerError) -> Response {
+    func errorResponse(_ error: ServerError) -> ImageServerResponse {
         var headers = HTTPFields()
         headers[.contentType] = "application/json"
         headers[.xContentTypeOptions] = "nosniff"
         if let retryAfter = error.retryAfter { headers[.retryAfter] = String(retryAfter) }
         if error.status == 405 { headers[.allow] = ServerError.allowedMethods }
-        return Response(status: .init(code: error.status), headers: headers,
-                        body: .init(byteBuffer: ByteBuffer(bytes: error.body)))
+        return ImageServerResponse(status: .init(code: error.status), headers: headers,
+                                   body: ByteBuffer(bytes: error.body))
     }
 }
 

@@ -2,9 +2,11 @@ import ArgumentParser
 import Foundation
 import WebImage
 
-/// `webimage demo`: the offline end-to-end demo. Generates a gallery with the library's encoders,
-/// serves it from a loopback origin in this process, loads it cold, from disk, from memory, as
-/// thumbnails and transformed, prints a table and writes a contact sheet.
+/// `webimage demo`: the offline end-to-end demo. Generates a gallery with the library's encoders
+/// (and AVIF, JPEG XL, HEIC and SVG files), serves it from a loopback origin in this process,
+/// loads it cold, from disk, from memory, as thumbnails and transformed, plays an animation
+/// through the player, asks `webimage serve` (started on a loopback port) for a few results,
+/// prints tables and writes a contact sheet with every tile labelled.
 struct DemoCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "demo",
@@ -35,7 +37,8 @@ struct DemoCommand: AsyncParsableCommand {
         print("Generated \(items.count) images (\(ByteCountText.format(galleryBytes))) in "
               + String(format: "%.0f ms", (ContinuousClock.now - generationStart).milliseconds) + ".")
 
-        let origin = try await DemoOrigin.start(serving: items)
+        let formatItems = try DemoFormats.make()
+        let origin = try await DemoOrigin.start(serving: items + formatItems)
         let downloader = ImageDownloader()
         let loaders = LoadersManager(loaders: [downloader])
         let urls = items.map(origin.url(for:))
@@ -62,20 +65,37 @@ struct DemoCommand: AsyncParsableCommand {
         ])
         passes.append(await DemoPass.run("transform", urls: urls, manager: warm, origin: origin,
                                          options: .transformAnimatedImage, context: transformed))
-
-        try? await downloader.shutdown()
-        await origin.stop()
+        let formats = await DemoPass.run("formats", urls: formatItems.map(origin.url(for:)), manager: cold, origin: origin)
+        passes.append(formats)
 
         var table = TextTable(["pass", "images", "images/s", "downloaded", "cache hits", "ms"])
         for pass in passes { table.add(pass.row) }
         print(table.text)
         for failure in passes.flatMap(\.failures).prefix(5) { print("failed: \(failure)") }
 
-        let sheet = ContactSheet.make(passes.last?.images.compactMap { $0 } ?? [])
+        let gallery = DemoSheetRows(items: items, full: passes[2].images, transformed: passes[4].images)
+        var played: [ContactSheet.Tile] = []
+        if let animation = gallery.animation { played = await DemoPlayer.frames(of: animation, limit: 4) }
+        let served = try await DemoServe.run(source: origin.url(for: items[0]).absoluteString,
+                                             cacheDirectory: cacheDir.appendingPathComponent("serve", isDirectory: true))
+        var serveTable = TextTable(["serve", "status", "type", "size"])
+        for result in served { serveTable.add(result.row) }
+        print(serveTable.text)
+
+        try? await downloader.shutdown()
+        await origin.stop()
+
+        let rows: [(String, [ContactSheet.Tile])] = [("formats", gallery.formatTiles + DemoSheetRows.tiles(formatItems, formats.images)),
+                    ("player", played), ("serve", served.map(DemoSheetRows.tile)), ("gallery", gallery.galleryTiles)]
+        for (name, tiles) in rows where !tiles.isEmpty {
+            print("\(name): " + tiles.map { ContactSheet.fittedLabel($0.label, width: 128) }.joined(separator: " | "))
+        }
+        let sheet = ContactSheet.make(rows.map { $0.1 })
         let sheetURL = outDir.appendingPathComponent("contact-sheet.png")
         try CodersManager.shared.encode(Image(bitmap: sheet), as: .png, options: .default).write(to: sheetURL)
         print("Contact sheet: \(sheetURL.path) (\(sheet.width)x\(sheet.height))")
-        if passes.contains(where: { !$0.failures.isEmpty }) { throw ExitCode(1) }
+        let serveFailed = served.contains { $0.image == nil && DemoServe.isRequired($0.name) }
+        if passes.contains(where: { !$0.failures.isEmpty }) || serveFailed { throw ExitCode(1) }
     }
 
     private func makeOutputDirectory() throws -> URL {

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import Testing
 @testable import WebImage
 @testable import WebImageServer
@@ -191,6 +192,26 @@ struct DocCArticleTests {
         configuration.cacheDirectory = URL(fileURLWithPath: "/var/cache/webimage")
         let server = try ImageServer(configuration: configuration)
         try await server.run(onRunning: { port in print("listening on", port) })
+    }
+
+    @Test func insideYourOwnApplication() async throws {
+        let photo = Self.jpeg
+        try await withTestOrigin { origin in
+            origin.setRoute("/a.jpg", .data(photo, contentType: "image/jpeg"))
+            let server = try ImageServer(configuration: loopbackServerConfiguration())
+            let source = "http://127.0.0.1:\(origin.port)/a.jpg"
+            let target = "/images/insecure/rs:fit:300:300/plain/\(source)"
+            var head = HTTPRequest(method: .get, scheme: nil, authority: nil,
+                                   path: String(target.dropFirst("/images".count)))
+            head.headerFields[.accept] = "image/avif,image/webp"
+            let answer = await server.response(to: head)
+            // answer.status, answer.headers and answer.body (nil for HEAD and 304) make the framework's response.
+            await server.shutdown()
+            #expect(answer.status == .ok)
+            let body = try #require(answer.body)
+            #expect(try CodersManager.shared.decode(Data(body.readableBytesView), options: .default).pixelSize
+                    == PixelSize(width: 300, height: 225))
+        }
     }
 
     @Test func signingURLs() throws {

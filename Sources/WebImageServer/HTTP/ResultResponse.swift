@@ -7,12 +7,6 @@ import WebImage
 /// The HTTP answer for a result: its bytes (none for HEAD or a matching `If-None-Match`), the
 /// content type, a strong ETag, how long it may be cached, and how a browser should treat it.
 enum ResultResponse {
-    static func make(_ served: ServedImage, request: Request, cacheControl: String) -> Response {
-        let (status, headers, body) = parts(served, method: request.method,
-                                            ifNoneMatch: request.headers[.ifNoneMatch], cacheControl: cacheControl)
-        return Response(status: status, headers: headers, body: body.map { ResponseBody(byteBuffer: $0) } ?? ResponseBody())
-    }
-
     /// The status, headers and body (nil: none) answering a `method` request for `served`, with
     /// `cacheControl` (see ``FreshnessPolicy/cacheControl(freshUntil:expires:now:)``).
     static func parts(_ served: ServedImage, method: HTTPRequest.Method, ifNoneMatch: String?,

@@ -6,7 +6,7 @@ import NIOCore
 extension ImageServer {
     /// Answers `GET /info/…` (see ``ImagePipeline/info(target:)``): 200 with the source's JSON,
     /// or the error a processing URL with the same fault gets.
-    func infoAnswer(target: String) async -> Result<Response, ServerError> {
+    func infoAnswer(target: String) async -> Result<ImageServerResponse, ServerError> {
         guard target.utf8.count <= configuration.maxURLLength else {
             return .failure(ServerError(status: 414, name: "url_too_long",
                                         message: "The URL is longer than \(configuration.maxURLLength) bytes."))
@@ -16,7 +16,7 @@ extension ImageServer {
             var headers = HTTPFields()
             headers[.contentType] = "application/json"
             headers[.cacheControl] = "no-cache"
-            return .success(Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: body))))
+            return .success(ImageServerResponse(status: .ok, headers: headers, body: ByteBuffer(bytes: body)))
         } catch let error as ServerError {
             return .failure(error)
         } catch is CancellationError {

@@ -1,0 +1,6 @@
+import CodecsCLIKit
+import Foundation
+
+var output = StandardOutput()
+let status = CodecsCLI.run(arguments: Array(CommandLine.arguments.dropFirst()), output: &output)
+exit(status)
