@@ -4,6 +4,7 @@
 #      thumbnail peers (table of medians and ratios);
 #   2. the machine: what a never-touched page of memory costs (fresh-pages/) and what writing one
 #      disk-cache entry costs (file-create/), both built with gcc;
+#   2b. the packed disk layout at scale: a million 8 KB entries, its open, index memory and trim;
 #   3. pipeline: the harness's run_all.sh with `webimage bench` as the subject (cold, warm-disk,
 #      warm-memory, 256-px thumbnails; the Python peer and the ceiling in the same table), then
 #      the steady state and cold loads with and without the disk writes (--memory-only);
@@ -101,11 +102,27 @@ print("%-34s create %6.1f us, write+dates+close %6.1f us, rename %5.1f us per en
     done
 fi
 
+echo
+echo "== Packed disk layout at scale (webimage store-bench: fill, open, trim to half; goals: open < 1 s, trim < 2 s, index < 100 MB)"
+entries=1000000; [ "$quick" = 1 ] && entries=100000
+if line="$("$bin" store-bench --entries "$entries" --entry-size 8192 | grep '^{')"; then
+    printf '%s\n' "$line" | python3 -c 'import json, sys
+r = json.loads(sys.stdin.read())
+print("%d entries of %d B: fill %.1f s (%.0f entries/s); open %.3f s; index %.0f MB resident; trim to half %.3f s (%d entries left)" % (
+      r["entries"], r["entry_size"], r["fill_seconds"], r["fill_entries_per_s"], r["open_seconds"], r["index_rss_mb"],
+      r["trim_seconds"], r["entries_after_trim"]))'
+else
+    echo "(store-bench failed)"
+fi
+
 if [ "$pipeline" = 1 ]; then
     echo
     echo "== Pipeline through ImageManager (run_all.sh --subject 'webimage bench'; ceiling and Python peer from the same run)"
     quickflag=""; [ "$quick" = 1 ] && quickflag="--quick"
     "$harness/run_all.sh" $quickflag --subject "$bin bench" || echo "(some pipeline steps failed; see above)"
+    echo
+    echo "== The same, with the packed disk layout (run_all.sh --subject 'webimage bench --disk-layout packed')"
+    "$harness/run_all.sh" $quickflag --subject "$bin bench --disk-layout packed" || echo "(some pipeline steps failed; see above)"
 fi
 
 if [ "$pipeline" = 1 ]; then

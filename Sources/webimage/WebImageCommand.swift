@@ -10,7 +10,7 @@ struct WebImageCommand: AsyncParsableCommand {
         version: WebImageVersion.string,
         subcommands: [GetCommand.self, PrefetchCommand.self, CacheCommand.self, DecodeCommand.self,
                       AnimateCommand.self, DemoCommand.self, BenchCommand.self, BenchNetworkCommand.self, DecodeBenchCommand.self,
-                      ServeCommand.self, URLCommand.self, PurgeCommand.self, SharedCacheBenchCommand.self, EncodeWorkerCommand.self]
+                      ServeCommand.self, URLCommand.self, PurgeCommand.self, SharedCacheBenchCommand.self, StoreBenchCommand.self, EncodeWorkerCommand.self]
     )
 
     /// The exit status of a usage error: 2, as for most Unix tools (ArgumentParser's own is 64).

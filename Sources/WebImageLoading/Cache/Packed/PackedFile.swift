@@ -112,11 +112,7 @@ final class PackedFile: Sendable {
     /// Takes `byte`'s lock, waiting for it when `wait` is set; false when it is held elsewhere
     /// (or locks are unsupported).
     func lock(_ byte: LockByte, exclusive: Bool, wait: Bool) -> Bool {
-        var request = flock()
-        request.l_type = Int16(exclusive ? F_WRLCK : F_RDLCK)
-        request.l_whence = Int16(SEEK_SET)
-        request.l_start = off_t(byte.rawValue)
-        request.l_len = 1
+        var request = Self.request(exclusive ? F_WRLCK : F_RDLCK, on: byte)
         while true {
             if fcntl(descriptor, wait ? Self.ofdSetLockWait : Self.ofdSetLock, &request) == 0 { return true }
             if errno != EINTR { return false }
@@ -124,23 +120,25 @@ final class PackedFile: Sendable {
     }
 
     func unlock(_ byte: LockByte) {
-        var request = flock()
-        request.l_type = Int16(F_UNLCK)
-        request.l_whence = Int16(SEEK_SET)
-        request.l_start = off_t(byte.rawValue)
-        request.l_len = 1
+        var request = Self.request(F_UNLCK, on: byte)
         _ = fcntl(descriptor, Self.ofdSetLock, &request)
     }
 
     /// True when another handle (of any process) holds `byte`'s lock exclusively.
     func isLockedElsewhere(_ byte: LockByte) -> Bool {
+        var request = Self.request(F_WRLCK, on: byte)
+        guard fcntl(descriptor, Self.ofdGetLock, &request) == 0 else { return false }
+        return request.l_type != Int16(F_UNLCK)
+    }
+
+    /// A lock request of `type` on one byte.
+    private static func request(_ type: Int32, on byte: LockByte) -> flock {
         var request = flock()
-        request.l_type = Int16(F_WRLCK)
+        request.l_type = Int16(type)
         request.l_whence = Int16(SEEK_SET)
         request.l_start = off_t(byte.rawValue)
         request.l_len = 1
-        guard fcntl(descriptor, Self.ofdGetLock, &request) == 0 else { return false }
-        return request.l_type != Int16(F_UNLCK)
+        return request
     }
 
     /// `F_OFD_GETLK`, `F_OFD_SETLK` and `F_OFD_SETLKW` from <fcntl.h> (Linux 3.15+), which Swift does not import.

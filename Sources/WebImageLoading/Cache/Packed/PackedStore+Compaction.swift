@@ -80,28 +80,33 @@ extension PackedStore {
             state.index.segments.filter { !$0.value.isOwnActive && chosen($0.value) }
                 .sorted { ($0.value.createdAt, $0.key) < ($1.value.createdAt, $1.key) }
         }
+        var diskBytes = state.withLock { $0.index.diskBytes }
+        var removed: Set<UInt32> = []
         for (number, segment) in candidates {
-            if let target, state.withLock({ $0.index.diskBytes }) <= target { break }
-            if compactOne(number, segment, keepingAccessedSince: cutoff) {
-                state.withLock { state in
-                    state.index.removeSegments([number])
-                    state.dirty = true
-                }
-            }
+            if let target, diskBytes <= target { break }
+            guard let copied = compactOne(number, segment, keepingAccessedSince: cutoff) else { continue }
+            removed.insert(number)
+            diskBytes += copied - segment.covered
+        }
+        // One pass over the entries for every file deleted.
+        state.withLock { state in
+            state.index.removeSegments(removed)
+            state.dirty = true
         }
     }
 
-    /// Copies forward `segment`'s live entries used at or after `cutoff`, then deletes it. False
-    /// when it is in use by an appender or could not be opened.
-    private func compactOne(_ number: UInt32, _ segment: PackedSegment, keepingAccessedSince cutoff: UInt64) -> Bool {
+    /// Copies forward `segment`'s live entries used at or after `cutoff`, then deletes it; returns
+    /// the bytes copied, or nil when it is in use by an appender and was left alone.
+    private func compactOne(_ number: UInt32, _ segment: PackedSegment, keepingAccessedSince cutoff: UInt64) -> Int? {
         let path = path(of: segment.name)
         if segment.isSingleEntry {
-            guard segment.liveBytes == 0 || segment.lastAccess < cutoff else { return false }
+            guard segment.liveBytes == 0 || segment.lastAccess < cutoff else { return nil }
             DiskCacheFileSystem.removeFile(atPath: path)
-            return true
+            return 0
         }
-        guard let file = PackedFile.open(atPath: path) else { return true }
-        guard file.lock(.appender, exclusive: true, wait: false), file.lock(.records, exclusive: true, wait: false) else { return false }
+        guard let file = PackedFile.open(atPath: path) else { return 0 }
+        guard file.lock(.appender, exclusive: true, wait: false), file.lock(.records, exclusive: true, wait: false) else { return nil }
+        var copied = 0
         defer { file.unlock(.records); file.unlock(.appender) }
         if segment.liveBytes > 0 && segment.lastAccess >= cutoff, let size = file.size {
             let read = PackedSegmentReader.records(of: file, from: 0, to: size, keepBytes: true)
@@ -111,7 +116,8 @@ extension PackedStore {
                 let current: PackedEntry? = state.withLock { state in state.index[item.hash].flatMap { $0.isAt(old) ? $0 : nil } }
                 guard let current, current.accessed >= cutoff else { continue }
                 bytes[bytes.startIndex + PackedRecord.flagsOffset] = 0
-                guard let placed = try? append(bytes) else { return false }
+                guard let placed = try? append(bytes) else { return nil }
+                copied += bytes.count
                 state.withLock { state in
                     guard let now = state.index[item.hash], now.isAt(old) else { return }
                     state.index.set(PackedEntry(segment: placed.segment, offset: UInt32(placed.offset),
@@ -121,7 +127,7 @@ extension PackedStore {
             if config.durability == .durable { appender.withLock { $0.file?.sync() } }
         }
         DiskCacheFileSystem.removeFile(atPath: path)
-        return true
+        return copied
     }
 
     // MARK: Automatic trims
