@@ -16,7 +16,7 @@ extension ImageServer {
             var headers = HTTPFields()
             headers[.contentType] = "application/json"
             headers[.cacheControl] = "no-cache"
-            return .success(Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: body))))
+            return .success(Response(status: .ok, headers: headers, body: .init(byteBuffer: body)))
         } catch let error as ServerError {
             return .failure(error)
         } catch is CancellationError {
