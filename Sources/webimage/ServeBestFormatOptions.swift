@@ -8,9 +8,11 @@ extension ServeCommand {
         guard autoqualityTarget.isFinite, autoqualityTarget > 0, autoqualityTarget <= 1 else {
             throw ValidationError("--autoquality-target takes an SSIM above 0 and at most 1, got \(autoqualityTarget).")
         }
-        for (flag, value) in [("--autoquality-min", autoqualityMin), ("--autoquality-max", autoqualityMax),
-                              ("--best-format-max-encodes", bestFormatMaxEncodes)] {
+        for (flag, value) in [("--autoquality-min", autoqualityMin), ("--autoquality-max", autoqualityMax)] {
             guard (1...100).contains(value) else { throw ValidationError("\(flag) takes 1–100, got \(value).") }
+        }
+        guard (2...100).contains(bestFormatMaxEncodes) else {
+            throw ValidationError("--best-format-max-encodes takes 2–100, got \(bestFormatMaxEncodes).")
         }
         guard autoqualityMin <= autoqualityMax else {
             throw ValidationError("--autoquality-min (\(autoqualityMin)) must not be above --autoquality-max (\(autoqualityMax)).")

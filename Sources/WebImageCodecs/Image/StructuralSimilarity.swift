@@ -30,39 +30,39 @@ public enum StructuralSimilarity {
         let weights = gaussian(side: side)
         let outWidth = a.width - side + 1, outHeight = a.height - side + 1
         let c1 = Float((0.01 * 255.0) * (0.01 * 255.0)), c2 = Float((0.03 * 255.0) * (0.03 * 255.0))
-        // The five horizontally filtered maps (x, y, x², y², xy) of the last `side` rows, in a ring.
+        let width = a.width
+        // The five maps (x, y, x², y², xy) of the current row; horizontally filtered, of the last
+        // `side` rows, in a ring; and of one row of windows, filtered vertically too.
+        var rows = [Float](repeating: 0, count: 5 * width)
         var ring = [Float](repeating: 0, count: 5 * side * outWidth)
-        var x = [Float](repeating: 0, count: a.width), y = x, products = [Float](repeating: 0, count: 3 * a.width)
+        var means = [Float](repeating: 0, count: 5 * outWidth)
         var total = 0.0
         a.values.withUnsafeBufferPointer { aValues in
             b.values.withUnsafeBufferPointer { bValues in
-                ring.withUnsafeMutableBufferPointer { ring in
-                    for row in 0..<a.height {
-                        let start = row * a.width
-                        for column in 0..<a.width {
-                            let p = Float(aValues[start + column]), q = Float(bValues[start + column])
-                            x[column] = p
-                            y[column] = q
-                            products[column] = p * p
-                            products[a.width + column] = q * q
-                            products[2 * a.width + column] = p * q
-                        }
-                        let slot = row % side
-                        x.withUnsafeBufferPointer { x in
-                            y.withUnsafeBufferPointer { y in
-                                products.withUnsafeBufferPointer { products in
-                                    let maps = [x, y, UnsafeBufferPointer(rebasing: products[0..<a.width]),
-                                                UnsafeBufferPointer(rebasing: products[a.width..<2 * a.width]),
-                                                UnsafeBufferPointer(rebasing: products[(2 * a.width)...])]
-                                    for (map, values) in maps.enumerated() {
-                                        let out = ring.baseAddress! + ((map * side + slot) * outWidth)
-                                        filterRow(values.baseAddress!, into: out, count: outWidth, weights: weights)
-                                    }
+                rows.withUnsafeMutableBufferPointer { rows in
+                    ring.withUnsafeMutableBufferPointer { ring in
+                        means.withUnsafeMutableBufferPointer { means in
+                            for row in 0..<a.height {
+                                let start = row * width
+                                for column in 0..<width {
+                                    let p = Float(aValues[start + column]), q = Float(bValues[start + column])
+                                    rows[column] = p
+                                    rows[width + column] = q
+                                    rows[2 * width + column] = p * p
+                                    rows[3 * width + column] = q * q
+                                    rows[4 * width + column] = p * q
                                 }
+                                let slot = row % side
+                                for map in 0..<5 {
+                                    filterRow(rows.baseAddress! + map * width,
+                                              into: ring.baseAddress! + (map * side + slot) * outWidth,
+                                              count: outWidth, weights: weights)
+                                }
+                                guard row >= side - 1 else { continue }
+                                total += windowRow(ring, newest: slot, side: side, width: outWidth, weights: weights,
+                                                   c1: c1, c2: c2, means: means)
                             }
                         }
-                        guard row >= side - 1 else { continue }
-                        total += windowRow(ring, newest: slot, side: side, width: outWidth, weights: weights, c1: c1, c2: c2)
                     }
                 }
             }
@@ -82,19 +82,18 @@ public enum StructuralSimilarity {
     }
 
     /// The sum of the SSIM of one row of windows: the ring's `side` filtered rows (the newest in
-    /// slot `newest`) filtered vertically, then combined.
+    /// slot `newest`) filtered vertically into `means` (5 × `width`), then combined.
     private static func windowRow(_ ring: UnsafeMutableBufferPointer<Float>, newest: Int, side: Int, width: Int,
-                                  weights: [Float], c1: Float, c2: Float) -> Double {
-        var means = [Float](repeating: 0, count: 5 * width)
-        means.withUnsafeMutableBufferPointer { means in
-            for map in 0..<5 {
-                let out = means.baseAddress! + map * width
-                for (k, weight) in weights.enumerated() {
-                    // The oldest of the ring's rows is the one after the newest.
-                    let slot = (newest + 1 + k) % side
-                    let source = ring.baseAddress! + (map * side + slot) * width
-                    for j in 0..<width { out[j] += weight * source[j] }
-                }
+                                  weights: [Float], c1: Float, c2: Float,
+                                  means: UnsafeMutableBufferPointer<Float>) -> Double {
+        means.update(repeating: 0)
+        for map in 0..<5 {
+            let out = means.baseAddress! + map * width
+            for (k, weight) in weights.enumerated() {
+                // The oldest of the ring's rows is the one after the newest.
+                let slot = (newest + 1 + k) % side
+                let source = ring.baseAddress! + (map * side + slot) * width
+                for j in 0..<width { out[j] += weight * source[j] }
             }
         }
         var sum = 0.0

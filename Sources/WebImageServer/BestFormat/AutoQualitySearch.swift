@@ -5,17 +5,19 @@ import WebImage
 /// formats, whose SSIM against that image (``StructuralSimilarity``, on luma composited over white,
 /// and also over black when the image has alpha, the lower counting) reaches the target.
 ///
-/// Each lossy format is encoded at the highest quality first: one that misses the target there is
-/// out (kept only as a fallback). Otherwise a binary search over `[minQuality, maxQuality]` finds
-/// the lowest quality still reaching it, stopping early when an encoding that misses is already no
-/// smaller than the best so far (a higher quality would only be larger). Lossless candidates
-/// (``BestFormatCandidates/lossless(flat:hasAlpha:)``) are encoded once. At most `maxEncodes`
-/// encodes are made, shared out evenly among the formats not yet tried. The answer is the smallest
-/// encoding that reaches the target; when none does, the one that came closest.
+/// Lossless candidates (``BestFormatCandidates/lossless(flat:hasAlpha:)``) are encoded once. Each
+/// lossy format is encoded at the highest quality first: one that misses the target there is out.
+/// Otherwise a binary search over `[minQuality, maxQuality]` finds the lowest quality still
+/// reaching it, stopping early when an encoding that misses is already no smaller than the best so
+/// far (a higher quality would only be larger). The answer is the smallest encoding that reaches
+/// the target. When none does, the image is encoded losslessly (WebP when accepted, else PNG),
+/// which reaches any target: an answer is never below it. At most `maxEncodes` encodes are made
+/// (at least 2), one of them kept for that lossless fallback unless a lossless candidate already
+/// reached the target; the rest are shared out evenly among the lossy formats not yet tried.
 struct AutoQualitySearch {
     /// Raised whenever the search (or the SSIM it measures with) chooses differently, so results
     /// chosen before are not served as its answers (it is part of ``ResultRecipe``).
-    static let revision = 1
+    static let revision = 2
 
     let target: Double
     let minQuality: Int
@@ -79,10 +81,14 @@ struct AutoQualitySearch {
             _ = try encoded(entry.format, quality: nil, &progress, similarity)
         }
         let lossy = candidates.lossy(hasAlpha: hasAlpha)
+        let budget = maxEncodes - (progress.best == nil ? 1 : 0)
         for (index, format) in lossy.enumerated() {
-            let share = (maxEncodes - progress.encodes) / (lossy.count - index)
+            let share = (budget - progress.encodes) / (lossy.count - index)
             guard share > 0 else { continue }
             try search(format, encodes: share, &progress, similarity)
+        }
+        if progress.best == nil, progress.encodes < maxEncodes {
+            _ = try encoded(candidates.webp ? .webp : .png, quality: nil, &progress, similarity)
         }
         guard let chosen = progress.best ?? progress.closest else { return nil }
         return Choice(data: chosen.data, format: chosen.format, quality: chosen.quality, similarity: chosen.similarity,

@@ -13,13 +13,13 @@ struct ServerBestFormatTests {
     static let chrome = "image/avif,image/webp,image/apng,image/*,*/*;q=0.8"
     static let target = 0.98
 
-    /// 192×144: smooth gradients, a disc and deterministic grain (±10), opaque.
+    /// 192×144: smooth gradients, a disc and deterministic grain (±3), opaque.
     static let photo: Bitmap = Bitmap(width: 192, height: 144) { out in
         var state: UInt32 = 12345
         for y in 0..<144 {
             for x in 0..<192 {
                 state = state &* 1_103_515_245 &+ 12345
-                let grain = Int((state >> 16) % 21) - 10
+                let grain = Int((state >> 16) % 7) - 3
                 let inDisc = (x - 120) * (x - 120) + (y - 60) * (y - 60) < 900
                 let base = inDisc ? (200, 120, 60) : (x * 255 / 191, y * 255 / 143, 128 + (x - y) / 4)
                 let i = (y * 192 + x) * 4
@@ -171,15 +171,46 @@ struct ServerBestFormatTests {
         }
     }
 
-    /// `--best-format-max-encodes` bounds a search: 3 encodes for three lossy formats is one each,
-    /// at the highest quality, and the answer still reaches the target.
+    /// JPEG XL is a candidate only when `Accept` names it: then the answer is a JPEG XL, a JPEG or
+    /// (when neither reaches the target) a PNG, never AVIF or WebP, and a result of its own.
+    @Test func jpegXLOnlyWhenAccepted() async throws {
+        try await withPictures { server, photo, _ in
+            let reference = try server.decode(try await server.get("/insecure/\(photo)@png")).bitmap
+            let reply = try await server.get("/insecure/f:best/\(photo)", headers: [("Accept", "image/jxl,image/*")])
+            #expect(["image/jxl", "image/jpeg", "image/png"].contains(reply.header("Content-Type")))
+            let measured = try similarity(server, reply, to: reference)
+            #expect(measured >= Self.target, "\(reply.header("Content-Type") ?? "?") \(reply.body.count) B at SSIM \(measured)")
+            let chrome = try await server.get("/insecure/f:best/\(photo)", headers: [("Accept", Self.chrome)])
+            #expect(chrome.header("Content-Type") != "image/jxl")
+            #expect(server.server.metrics.resultsByTier["memory"] == 0)
+        }
+    }
+
+    /// `--best-format-max-encodes` bounds a search: 4 encodes for three lossy formats is one each,
+    /// at the highest quality, and one kept for the lossless answer; the answer reaches the target.
     @Test func encodesPerResultAreCapped() async throws {
-        try await withPictures({ $0.bestFormatMaxEncodes = 3 }) { server, photo, _ in
+        try await withPictures({ $0.bestFormatMaxEncodes = 4 }) { server, photo, _ in
             let reference = try server.decode(try await server.get("/insecure/\(photo)@png")).bitmap
             let reply = try await server.get("/insecure/f:best/\(photo)", headers: [("Accept", Self.chrome)])
             #expect(reply.status == 200)
-            #expect(server.server.metrics.bestFormatEncodeTotal == 3)
+            #expect((3...4).contains(server.server.metrics.bestFormatEncodeTotal))
             #expect(try similarity(server, reply, to: reference) >= Self.target)
+        }
+    }
+
+    /// A target no lossy encoding reaches (1: identical) gets a lossless answer, never one below
+    /// it: lossless WebP when accepted, else PNG.
+    @Test func anUnreachedTargetGetsALosslessAnswer() async throws {
+        try await withPictures({ $0.autoQualityTarget = 1 }) { server, photo, graphic in
+            for path in [photo, graphic] {
+                let reference = try server.decode(try await server.get("/insecure/\(path)@png")).bitmap
+                let webp = try await server.get("/insecure/f:best/\(path)", headers: [("Accept", Self.chrome)])
+                #expect(webp.header("Content-Type") == "image/webp")
+                #expect(try similarity(server, webp, to: reference) == 1)
+                let png = try await server.get("/insecure/f:best/\(path)", headers: [("Accept", "image/*")])
+                #expect(png.header("Content-Type") == "image/png")
+                #expect(try similarity(server, png, to: reference) == 1)
+            }
         }
     }
 
@@ -196,7 +227,7 @@ struct ServerBestFormatTests {
         for adjust: (inout ServerConfiguration) -> Void in [
             { $0.autoQualityTarget = 0 }, { $0.autoQualityTarget = 1.01 }, { $0.autoQualityTarget = .nan },
             { $0.autoQualityMin = 0 }, { $0.autoQualityMax = 101 }, { $0.autoQualityMin = 80; $0.autoQualityMax = 70 },
-            { $0.bestFormatMaxEncodes = 0 }, { $0.bestFormatMaxResolution = -1 },
+            { $0.bestFormatMaxEncodes = 1 }, { $0.bestFormatMaxEncodes = 101 }, { $0.bestFormatMaxResolution = -1 },
         ] {
             var configuration = ServerConfiguration()
             adjust(&configuration)
