@@ -99,7 +99,7 @@ public struct ServerConfiguration: Sendable {
     public var autoAVIF = false
     /// The quality of lossy results when the URL names none.
     public var defaultQuality = 80
-    /// `format:best`: the SSIM (``StructuralSimilarity``: luma, 11×11 Gaussian windows) the answer
+    /// `format:best`: the SSIM (`StructuralSimilarity`: luma, 11×11 Gaussian windows) the answer
     /// must reach against the processed image before encoding, above 0 and at most 1; when no
     /// lossy candidate reaches it, the answer is lossless. 0.98 keeps photos free of visible
     /// artefacts at a normal viewing size.
