@@ -10,7 +10,9 @@
 #      the steady state and cold loads with and without the disk writes (--memory-only);
 #   4. thumbnails: the server's resize quality (SSIM) beside libvips, what lanczos3 costs against
 #      the area filter, what a smart crop costs against a centre one (Benchmarks/serve/quality.sh);
-#   5. memory hits: package-benchmark micro benchmarks (MemoryCache, ImageManager completion and
+#   5. format:best: the bytes it saves against JPEG, WebP and AVIF at their default qualities and
+#      its time per request (Benchmarks/serve/best_format.sh);
+#   6. memory hits: package-benchmark micro benchmarks (MemoryCache, ImageManager completion and
 #      async APIs), unless --no-micro.
 #
 #   Benchmarks/run.sh [--quick] [--repeat N] [--harness DIR] [--data DIR] [--no-micro] [--no-pipeline]
@@ -204,6 +206,10 @@ fi
 echo
 echo "== Thumbnail quality and cost (Benchmarks/serve/quality.sh: SSIM beside libvips, lanczos3 vs area, g:sm vs centre)"
 WEBIMAGE="$bin" "$ROOT/Benchmarks/serve/quality.sh" "$harness" "$data" "$repeat" || echo "(some quality steps failed; see above)"
+
+echo
+echo "== format:best (Benchmarks/serve/best_format.sh: bytes against fixed default qualities, time per request)"
+WEBIMAGE="$bin" "$ROOT/Benchmarks/serve/best_format.sh" "$harness" "$data" "$repeat" || echo "(the format:best step failed; see above)"
 
 if [ "$micro" = 1 ]; then
     echo

@@ -102,6 +102,23 @@ public struct ServerConfiguration: Sendable {
     public var autoAVIF = false
     /// The quality of lossy results when the URL names none.
     public var defaultQuality = 80
+    /// `format:best`: the SSIM (`StructuralSimilarity`: luma, 11×11 Gaussian windows) the answer
+    /// must reach against the processed image before encoding, above 0 and at most 1; when no
+    /// lossy candidate reaches it, the answer is lossless. 0.98 keeps photos free of visible
+    /// artefacts at a normal viewing size.
+    public var autoQualityTarget = 0.98
+    /// `format:best`: the lowest quality (1–100) a lossy candidate is tried at.
+    public var autoQualityMin = 30
+    /// `format:best`: the highest quality (1–100, at least ``autoQualityMin``) a lossy candidate
+    /// is tried at; a format that misses the target there is out.
+    public var autoQualityMax = 90
+    /// `format:best`: the most encodes one result's search makes, over all candidates (2–100; one
+    /// is kept for the lossless encoding served when no lossy one reaches the target).
+    public var bestFormatMaxEncodes = 16
+    /// `format:best`: the largest result (in pixels) the candidates are searched for; a larger
+    /// one is encoded once, in the first format of AVIF, WebP the client accepts (else JPEG, or
+    /// PNG with alpha), at its default quality. 0 never searches.
+    public var bestFormatMaxResolution = 4_000_000
     /// How long a request may take from arrival to its answer (504 beyond; 0 is no limit). A
     /// result another request is still waiting for goes on being made and cached.
     public var requestTimeout: TimeInterval = 30

@@ -85,6 +85,16 @@ struct ServeCommand: AsyncParsableCommand {
     var autoAvif = Env.flag("AUTO_AVIF")
     @Option(help: "Quality of lossy results when the URL names none (1–100).")
     var quality = Env.int("QUALITY") ?? 80
+    @Option(help: "format:best: the SSIM (luma, 11×11 Gaussian windows) the answer must reach against the processed image, above 0 and at most 1 (no lossy candidate reaching it: a lossless answer).")
+    var autoqualityTarget = Env.double("AUTOQUALITY_TARGET") ?? 0.98
+    @Option(help: "format:best: the lowest quality a lossy candidate is tried at (1–100).")
+    var autoqualityMin = Env.int("AUTOQUALITY_MIN") ?? 30
+    @Option(help: "format:best: the highest quality a lossy candidate is tried at (1–100); a format missing the target there is out.")
+    var autoqualityMax = Env.int("AUTOQUALITY_MAX") ?? 90
+    @Option(help: "format:best: the most encodes one result's search makes, over all formats (2–100; one is kept for a lossless answer when no lossy one reaches the target).")
+    var bestFormatMaxEncodes = Env.int("BEST_FORMAT_MAX_ENCODES") ?? 16
+    @Option(help: "format:best: the largest result searched, in megapixels; a larger one is encoded once (AVIF, else WebP if accepted; 0: never search).")
+    var bestFormatMaxResolution = Env.double("BEST_FORMAT_MAX_RESOLUTION") ?? 4
     @Option(help: "Seconds a request may take before it is answered with 504 (0: no limit).")
     var requestTimeout = Env.double("REQUEST_TIMEOUT") ?? 30
     @Option(help: "Megabytes of encoded results kept in memory.")
@@ -121,6 +131,7 @@ struct ServeCommand: AsyncParsableCommand {
     func validate() throws {
         try validateConnectionOptions()
         try validateFreshnessOptions()
+        try validateBestFormatOptions()
         guard (0...65535).contains(port) else { throw ValidationError("--port takes 0–65535, got \(port).") }
         guard key.count == salt.count else {
             throw ValidationError("--key and --salt come in pairs: \(key.count) keys, \(salt.count) salts.")
@@ -237,6 +248,7 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.memoryPressure = memoryPressure == "on" ? .shared : nil
         applyConnectionOptions(to: &configuration)
         applyFreshnessOptions(to: &configuration)
+        applyBestFormatOptions(to: &configuration)
         return configuration
     }
 

@@ -46,6 +46,12 @@ struct CLIUsageTests {
         (["serve", "--keep-alive-timeout", "3601"], "--keep-alive-timeout"),
         (["serve", "--max-connections", "0"], "--max-connections"),
         (["serve", "--memory-pressure", "sometimes"], "--memory-pressure"),
+        (["serve", "--autoquality-target", "1.5"], "--autoquality-target"),
+        (["serve", "--autoquality-target", "nan"], "--autoquality-target"),
+        (["serve", "--autoquality-min", "80", "--autoquality-max", "70"], "--autoquality-min"),
+        (["serve", "--autoquality-max", "0"], "--autoquality-max"),
+        (["serve", "--best-format-max-encodes", "1"], "--best-format-max-encodes"),
+        (["serve", "--best-format-max-resolution", "-1"], "--best-format-max-resolution"),
         (["shared-cache-bench", "--redis", "redis://:1"], "names no host"),
     ])
     func badTokenExitsTwo(arguments: [String], token: String) async throws {

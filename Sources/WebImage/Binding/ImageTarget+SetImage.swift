@@ -9,7 +9,9 @@ extension ImageTarget {
     ///   running load with the same key is cancelled first unless `avoidAutoCancelImage`.
     /// - The URL is recorded before anything else (``imageURL(forKey:)``).
     /// - The placeholder (nil clears the old image) is shown before this returns, unless
-    ///   `delayPlaceholder` (then it is shown only when the load ends with no image).
+    ///   `delayPlaceholder` (then it is shown only when the load ends with no image). Without a
+    ///   placeholder image, `context.placeholderHash` (a BlurHash or ThumbHash) is decoded and
+    ///   shown in its place.
     /// - A memory hit is shown before this returns, without the placeholder first.
     /// - Later results arrive on `context.callbackQueue` or ``imageCallbackQueue``; partial images
     ///   are shown too. With `avoidAutoSetImage` nothing but the placeholder is set, and
@@ -30,7 +32,8 @@ extension ImageTarget {
         state.landing.unlock()
         if !options.contains(.avoidAutoCancelImage) { previous?.cancel() }
 
-        let load = ImageTargetLoad(target: self, key: key, generation: generation, placeholder: placeholder,
+        let load = ImageTargetLoad(target: self, key: key, generation: generation,
+                                   placeholder: LoadPlaceholder(given: placeholder, hash: context.placeholderHash),
                                    options: options, queue: context.callbackQueue ?? imageCallbackQueue,
                                    completed: completed)
         var managerContext = context

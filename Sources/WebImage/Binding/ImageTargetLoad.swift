@@ -12,7 +12,7 @@ import Synchronization
 final class ImageTargetLoad: Sendable {
     let key: String
     let generation: UInt64
-    let placeholder: Image?
+    let placeholder: LoadPlaceholder
     let options: WebImageOptions
     let queue: CallbackQueue
     let state: ImageTargetLoadState
@@ -26,7 +26,7 @@ final class ImageTargetLoad: Sendable {
 
     private let window = Mutex(Window())
 
-    init(target: any ImageTarget, key: String, generation: UInt64, placeholder: Image?, options: WebImageOptions,
+    init(target: any ImageTarget, key: String, generation: UInt64, placeholder: LoadPlaceholder, options: WebImageOptions,
          queue: CallbackQueue, completed: (@Sendable (ImageManagerResult) -> Void)?) {
         self.target = target
         self.key = key
@@ -64,7 +64,7 @@ final class ImageTargetLoad: Sendable {
             return result.image != nil && !options.contains(.avoidAutoSetImage)
         }
         if !options.contains(.delayPlaceholder), !showsImageNow, state.isCurrent(key, generation) {
-            target?.setImage(placeholder, cacheType: .none)
+            target?.setImage(placeholder.image, cacheType: .none)
         }
         for event in kept { handle(event) }
     }
@@ -91,7 +91,7 @@ final class ImageTargetLoad: Sendable {
             let image = result.image
             let leavesTarget = image != nil ? avoidsSet : !options.contains(.delayPlaceholder)
             if !leavesTarget, let target {
-                target.setImage(image ?? placeholder, cacheType: image == nil ? .none : result.cacheType)
+                target.setImage(image ?? placeholder.image, cacheType: image == nil ? .none : result.cacheType)
             }
         }
         state.landing.unlock()

@@ -61,6 +61,7 @@ public struct WebImageContext: Sendable {
         var validators: HTTPValidators? = nil
         var decodeOptions: DecodeOptions? = nil
         var animatedImageFactory: (any AnimatedImageFactory)? = nil
+        var placeholderHash: PlaceholderHash? = nil
 
         init() {}
 
@@ -92,9 +93,11 @@ public struct WebImageContext: Sendable {
             copy.decryptor = decryptor
             copy.retryStrategy = retryStrategy
             copy.maximumResponseSize = maximumResponseSize
+            copy.errorBodyLimit = errorBodyLimit
             copy.validators = validators
             copy.decodeOptions = decodeOptions
             copy.animatedImageFactory = animatedImageFactory
+            copy.placeholderHash = placeholderHash
             return copy
         }
     }
@@ -116,6 +119,15 @@ public struct WebImageContext: Sendable {
     public var animatedImageFactory: (any AnimatedImageFactory)? {
         get { storage.animatedImageFactory }
         set { mutableStorage().animatedImageFactory = newValue }
+    }
+    /// A BlurHash or ThumbHash that `ImageTarget.setImage(with:placeholder:…)` decodes and shows
+    /// at once when it is given no placeholder image, until the image arrives (the placeholder's
+    /// usual rules apply: not shown over a memory hit; with `delayPlaceholder`, only when the load
+    /// ends without an image). It is decoded on the calling thread, only when it is shown; a hash
+    /// that does not decode shows no placeholder. The manager and the caches ignore it.
+    public var placeholderHash: PlaceholderHash? {
+        get { storage.placeholderHash }
+        set { mutableStorage().placeholderHash = newValue }
     }
     // MARK: Manager entries
     /// The loader for this request instead of the manager's.

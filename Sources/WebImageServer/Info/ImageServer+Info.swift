@@ -16,7 +16,7 @@ extension ImageServer {
             var headers = HTTPFields()
             headers[.contentType] = "application/json"
             headers[.cacheControl] = "no-cache"
-            return .success(ImageServerResponse(status: .ok, headers: headers, body: ByteBuffer(bytes: body)))
+            return .success(ImageServerResponse(status: .ok, headers: headers, body: body))
         } catch let error as ServerError {
             return .failure(error)
         } catch is CancellationError {

@@ -27,9 +27,17 @@ final class ServerMetrics: Sendable {
     let registry: PrometheusCollectorRegistry
     private let tierCounters: [ResultTier: Counter]
     private let tierCounts = Mutex<[ResultTier: Int]>([:])
+    /// `/info` answers by where they came from: `memory` or `made`.
+    private let infoCounters: [ResultTier: Counter]
+    private let infoCounts = Mutex<[ResultTier: Int]>([:])
     private let stages: [Stage: DurationHistogram]
     /// One counter per status seen, made once.
     private let requestCounters = Mutex<[Int: Counter]>([:])
+    /// `format:best`'s results by the format chosen, made once each.
+    private let bestFormatCounters = Mutex<[ImageFormat: Counter]>([:])
+    /// `format:best`'s encodes, over all its searches.
+    private let bestFormatEncodes: Counter
+    private let bestFormatEncodeCount = Mutex(0)
     /// The bitmap pool's counters, read when the metrics are printed.
     private let poolGauges: (hits: Gauge, misses: Gauge, heldBytes: Gauge)
 
@@ -56,6 +64,17 @@ final class ServerMetrics: Sendable {
                 labels: [("tier", tier.rawValue)])
         }
         self.tierCounters = tierCounters
+        var infoCounters: [ResultTier: Counter] = [:]
+        for tier in [ResultTier.memory, .made] {
+            infoCounters[tier] = registry.makeCounter(
+                descriptor: MetricNameDescriptor(namespace: "webimage", subsystem: "serve", metricName: "info_answers",
+                                                 unitName: "total", helpText: "/info answers, by where they came from."),
+                labels: [("tier", tier.rawValue)])
+        }
+        self.infoCounters = infoCounters
+        bestFormatEncodes = registry.makeCounter(descriptor: MetricNameDescriptor(
+            namespace: "webimage", subsystem: "serve", metricName: "best_format_encodes", unitName: "total",
+            helpText: "Encodes made by format:best's searches."))
         func poolGauge(_ name: String, _ unit: String, _ help: String) -> Gauge {
             registry.makeGauge(descriptor: MetricNameDescriptor(namespace: "webimage", subsystem: "bitmap_pool",
                                                                 metricName: name, unitName: unit, helpText: help))
@@ -72,11 +91,45 @@ final class ServerMetrics: Sendable {
         tierCounts.withLock { $0[tier, default: 0] += 1 }
     }
 
+    /// Counts an `/info` answer from `tier` (`memory`, or `made`: read from the source), as
+    /// `webimage_serve_info_answers_total{tier}`.
+    func infoServed(from tier: ResultTier) {
+        infoCounters[tier]?.increment()
+        infoCounts.withLock { $0[tier, default: 0] += 1 }
+    }
+
+    /// `/info` answers so far, by tier.
+    var infoByTier: [String: Int] {
+        infoCounts.withLock { counts in
+            Dictionary(uniqueKeysWithValues: [ResultTier.memory, .made].map { ($0.rawValue, counts[$0, default: 0]) })
+        }
+    }
+
     /// Results served so far, by tier (for `/health`).
     var resultsByTier: [String: Int] {
         let counts = tierCounts.withLock { $0 }
         return Dictionary(uniqueKeysWithValues: ResultTier.allCases.map { ($0.rawValue, counts[$0, default: 0]) })
     }
+
+    /// Counts a `format:best` result made in `format` after `encodes` encodes (as
+    /// `webimage_serve_best_format_results_total{format}` and `webimage_serve_best_format_encodes_total`).
+    func bestFormatChosen(_ format: ImageFormat, encodes: Int) {
+        let counter = bestFormatCounters.withLock { counters in
+            if let counter = counters[format] { return counter }
+            let counter = registry.makeCounter(
+                descriptor: MetricNameDescriptor(namespace: "webimage", subsystem: "serve", metricName: "best_format_results",
+                                                 unitName: "total", helpText: "format:best results made, by the format chosen."),
+                labels: [("format", format.rawValue)])
+            counters[format] = counter
+            return counter
+        }
+        counter.increment()
+        bestFormatEncodes.increment(by: Int64(encodes))
+        bestFormatEncodeCount.withLock { $0 += encodes }
+    }
+
+    /// `format:best`'s encodes so far, over all its searches.
+    var bestFormatEncodeTotal: Int { bestFormatEncodeCount.withLock { $0 } }
 
     func record(_ stage: Stage, _ duration: Duration) {
         stages[stage]?.record(duration)

@@ -4,9 +4,9 @@ import WebImage
 /// One result's work on a worker thread: decode at the planned size, process, encode.
 extension ImagePipeline {
     /// Decodes the source at the size the request plans, processes it and encodes the result
-    /// (on a worker thread, in a slot).
+    /// (on a worker thread, in a slot); with `best`, in the format `format:best` chooses.
     func encodedResult(of data: Data, _ parsed: ParsedImageURL, source: URL, format: ImageFormat?,
-                               negotiated: Bool) throws -> (data: Data, format: ImageFormat) {
+                       negotiated: Bool, best: BestFormatCandidates? = nil) throws -> (data: Data, format: ImageFormat) {
         let started = ContinuousClock.now
         let decoder = PlannedSourceDecoder(coders: coders, options: parsed.options, limits: limits(for: parsed.options))
         let decoded: (image: Image, plan: JobPlan)
@@ -24,20 +24,33 @@ extension ImagePipeline {
         let transformed = ContinuousClock.now
         metrics.record(.transform, transformed - decodedAt)
         try WorkCancellation.checkCurrent()
+        if let best {
+            let result = try bestResult(processed, plan: decoded.plan, candidates: best)
+            metrics.record(.encode, ContinuousClock.now - transformed)
+            return result
+        }
         let output = outputFormat(format, for: processed, negotiated: negotiated)
-        var encodeOptions = EncodeOptions(compressionQuality: Double(quality(for: output, options: parsed.options)) / 100)
-        encodeOptions.firstFrameOnly = !processed.isAnimated || !output.isAnimatable
+        let encoded = try encode(processed, as: output, quality: quality(for: output, options: parsed.options),
+                                 options: parsed.options)
+        metrics.record(.encode, ContinuousClock.now - transformed)
+        return (encoded, output)
+    }
+
+    /// `image` encoded as `format` at `quality` (1–100), or losslessly (WebP; PNG always is),
+    /// with the request's background for formats without alpha; an encoder's refusal is a 422.
+    func encode(_ image: Image, as format: ImageFormat, quality: Int, lossless: Bool = false,
+                options: ProcessingOptions) throws -> Data {
+        var encodeOptions = EncodeOptions(compressionQuality: Double(quality) / 100)
+        encodeOptions.firstFrameOnly = !image.isAnimated || !format.isAnimatable
         encodeOptions.encoderProcess = configuration.encoderProcess
-        encodeOptions.maxPixelSize = Self.encoderBox(for: output)
-        if let background = parsed.options.background { encodeOptions.backgroundColor = background }
-        let encoded: Data
+        encodeOptions.maxPixelSize = Self.encoderBox(for: format)
+        encodeOptions.lossless = lossless
+        if let background = options.background { encodeOptions.backgroundColor = background }
         do {
-            encoded = try coders.encode(processed, as: output, options: encodeOptions)
+            return try coders.encode(image, as: format, options: encodeOptions)
         } catch let error as WebImageError {
             throw ServerError(status: 422, name: "encoding_failed", message: error.message)
         }
-        metrics.record(.encode, ContinuousClock.now - transformed)
-        return (encoded, output)
     }
 
     /// The colour a result's alpha is flattened over while it is processed: `bg` for every format
@@ -51,6 +64,7 @@ extension ImagePipeline {
     /// The server's limits on one request's work, tightened by the URL's `msr`.
     func limits(for options: ProcessingOptions) -> JobLimits {
         JobLimits(maxSourcePixels: configuration.maxSourceResolution, maxResultDimension: configuration.maxResultDimension,
-                  maxFrames: configuration.maxAnimationFrames, urlMegapixels: options.maxSourceResolution)
+                  maxFrames: configuration.maxAnimationFrames, urlMegapixels: options.maxSourceResolution,
+                  maxQualitySearchPixels: configuration.bestFormatMaxResolution)
     }
 }

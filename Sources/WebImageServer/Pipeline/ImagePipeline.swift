@@ -29,7 +29,8 @@ final class ImagePipeline: Sendable {
     let recipe: String
     /// Which sources may be fetched or served from the caches.
     let sources: SourceCheck
-    private let jobs = SharedJobs<ServedImage>()
+    /// Results (and `/info` answers) being made, one job per key.
+    let jobs = SharedJobs<ServedImage>()
     /// Sources whose record is being looked up in the shared tier or fetched, one job per source.
     let sourceJobs: SharedJobs<KnownSource>
     /// Told each source job's number of waiting requests after one joins (tests wait on it).
@@ -179,10 +180,10 @@ final class ImagePipeline: Sendable {
     /// whether it came from the memory cache without any work, and until when its source is fresh.
     func result(for target: String, accept: String?) async throws -> (ServedImage, cached: Bool, freshUntil: Int64?) {
         let offered = negotiatedFormat(accept: accept)
-        let targetKey = Self.targetKey(target, offered: offered)
+        let targetKey = Self.targetKey(target, offered: offered, best: bestCandidates(for: target, accept: accept))
         if let hit = memoryResult(forTargetKey: targetKey) { return (hit.0, true, hit.freshUntil) }
         let (served, key, cached, freshUntil) = try await RequestDeadline.run(seconds: configuration.requestTimeout) {
-            try await self.parsedResult(for: target, offered: offered)
+            try await self.parsedResult(for: target, offered: offered, accept: accept)
         }
         results?.addAlias(targetKey, for: key)
         return (served, cached, freshUntil)
@@ -192,7 +193,8 @@ final class ImagePipeline: Sendable {
     /// its source is fresh.
     func cachedResult(for target: String, accept: String?) -> (ServedImage, freshUntil: Int64?)? {
         guard results != nil else { return nil }
-        return memoryResult(forTargetKey: Self.targetKey(target, offered: negotiatedFormat(accept: accept)))
+        return memoryResult(forTargetKey: Self.targetKey(target, offered: negotiatedFormat(accept: accept),
+                                                         best: bestCandidates(for: target, accept: accept)))
     }
 
     /// The result in memory under a target key: a request target seen before is answered without
@@ -212,18 +214,29 @@ final class ImagePipeline: Sendable {
         return (hit, record.freshUntil)
     }
 
-    /// The memory cache's key for a request target and the format negotiated for it. The query is
+    /// The memory cache's key for a request target, the format negotiated for it and, for a
+    /// target that may ask for `format:best`, the candidates its `Accept` allows. The query is
     /// left out, as the parser leaves it out (it is not signed and changes nothing), so queries
     /// cannot make one result findable under ever more keys.
-    static func targetKey(_ target: String, offered: ImageFormat?) -> String {
-        "target " + (offered?.rawValue ?? "") + " " + target.prefix { $0 != "?" }
+    static func targetKey(_ target: String, offered: ImageFormat?, best: BestFormatCandidates? = nil) -> String {
+        let path = target.prefix { $0 != "?" }
+        guard let best else { return "target " + (offered?.rawValue ?? "") + " " + path }
+        return "target " + (offered?.rawValue ?? "") + " " + best.tag + " " + path
+    }
+
+    /// The candidates `accept` allows `format:best`, for a target that has `best` anywhere in it
+    /// (where its options or extension can name it; a target that does not ask for it only gets a
+    /// narrower key); nil for any other.
+    func bestCandidates(for target: String, accept: String?) -> BestFormatCandidates? {
+        guard target.range(of: "best", options: .caseInsensitive) != nil else { return nil }
+        return BestFormatCandidates(accept: accept, canEncode: coders.canEncode(to:))
     }
 
     /// The result for a target not seen before (or expired, or of a source to check), the result
     /// key it is cached under, and until when its source is fresh. The source's record comes
     /// first (from this instance, the shared tier, or a fetch of the source), since the result key
     /// ends with the identity of the source's bytes.
-    private func parsedResult(for target: String, offered: ImageFormat?) async throws
+    private func parsedResult(for target: String, offered: ImageFormat?, accept: String?) async throws
         -> (ServedImage, key: String, cached: Bool, freshUntil: Int64?) {
         let parsed: ParsedImageURL
         do {
@@ -233,14 +246,15 @@ final class ImagePipeline: Sendable {
         }
         try checkEncodable(parsed.options.format)
         let source = try checkedSource(parsed.source)
-        let negotiated = parsed.options.format == nil && offered != nil
+        let best = parsed.options.bestFormat ? BestFormatCandidates(accept: accept, canEncode: coders.canEncode(to:)) : nil
+        let negotiated = parsed.options.format == nil && best == nil && offered != nil
         let format = parsed.options.format ?? (negotiated ? offered : nil)
-        let baseKey = parsed.canonicalKey + "|" + (format?.rawValue ?? "source") + "|" + recipe
+        let baseKey = parsed.canonicalKey + "|" + (best?.tag ?? format?.rawValue ?? "source") + "|" + recipe
         let sourceKey = source.absoluteString
         let known = try await knownSource(source, maxBytes: parsed.options.maxSourceFileSize)
         let (record, prefetched) = (known.record, known.prefetched)
         revalidateIfStale(source, record, now: parser.now())
-        let job = ResultJob(parsed: parsed, source: source, format: format, negotiated: negotiated,
+        let job = ResultJob(parsed: parsed, source: source, format: format, negotiated: negotiated, best: best,
                             baseKey: baseKey, record: record, prefetched: prefetched)
         let key = job.key(identity: record.identity)
         if let hit = results?.get(key) {
@@ -312,7 +326,7 @@ final class ImagePipeline: Sendable {
                            etag: ResultETag.make(identity: record.identity, resultKey: job.baseKey),
                            filenameStem: options.filename ?? Self.stem(of: job.source),
                            returnAttachment: options.returnAttachment, expires: options.expires,
-                           negotiated: job.negotiated, varyAccept: job.negotiated || configuration.autoWebP || configuration.autoAVIF,
+                           negotiated: job.negotiated, varyAccept: job.negotiated || job.best != nil || configuration.autoWebP || configuration.autoAVIF,
                            source: job.source, sourceIdentity: record.identity, lastModified: record.lastModified)
     }
 
@@ -347,7 +361,7 @@ final class ImagePipeline: Sendable {
                 metrics.record(.queue, ContinuousClock.now - fetched)
                 return try await CPUWork.run { [self] in
                     let body = try encodedResult(of: data, job.parsed, source: job.source, format: job.format,
-                                                 negotiated: job.negotiated)
+                                                 negotiated: job.negotiated, best: job.best)
                     storeOnDisk(body.data, forKey: job.key(identity: record.identity), madeFrom: job.source)
                     return served(body.data, format: body.format, job, record: record)
                 }

@@ -8,6 +8,9 @@ struct JobLimits: Sendable, Equatable {
     var maxResultDimension: Int
     /// Frames of an animation processed; 1 is the first frame only.
     var maxFrames: Int
+    /// The largest result (in pixels) that `format:best` searches formats and qualities for
+    /// (`--best-format-max-resolution`); 0 searches none.
+    var maxQualitySearchPixels: Int
 
     /// The most pixels one bitmap made along the way may have: a source's worth, or a result as
     /// large as the dimension limit allows, whichever is more.
@@ -17,7 +20,8 @@ struct JobLimits: Sendable, Equatable {
     }
 
     /// The server's limits, tightened by a URL's `msr` (megapixels; never loosened).
-    init(maxSourcePixels: Int, maxResultDimension: Int, maxFrames: Int, urlMegapixels: Double? = nil) {
+    init(maxSourcePixels: Int, maxResultDimension: Int, maxFrames: Int, urlMegapixels: Double? = nil,
+         maxQualitySearchPixels: Int = 0) {
         var pixels = maxSourcePixels
         if let urlMegapixels, urlMegapixels > 0, urlMegapixels * 1_000_000 < Double(pixels) {
             pixels = Int(urlMegapixels * 1_000_000)
@@ -25,5 +29,6 @@ struct JobLimits: Sendable, Equatable {
         self.maxSourcePixels = pixels
         self.maxResultDimension = maxResultDimension
         self.maxFrames = maxFrames
+        self.maxQualitySearchPixels = maxQualitySearchPixels
     }
 }

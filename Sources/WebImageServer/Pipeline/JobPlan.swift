@@ -6,6 +6,12 @@ import WebImage
 /// to the result-dimension limit, as imgproxy does), and every bitmap the steps will make — the
 /// decode, the crop, the resize, the canvas — each checked against ``JobLimits``, with an
 /// animation's frames counted. A request over any limit is refused (422) before memory is taken.
+///
+/// `format:best` adds the quality search (``searchesQuality``): beside the result it holds the
+/// result's luma once or twice (1 byte a pixel each: over white, and over black when it has alpha),
+/// one decoded candidate at the result's size (4 bytes a pixel, within the bitmap limit like every
+/// step) with its luma, and the encoded bytes of the best candidate so far; a result larger than
+/// ``JobLimits/maxQualitySearchPixels`` is encoded once instead.
 struct JobPlan: Sendable {
     /// The source's size as the steps see it: as shown (EXIF orientation applied) and turned by `rot`.
     let sourceSize: PixelSize
@@ -17,6 +23,11 @@ struct JobPlan: Sendable {
     /// The limits the plan was checked against, for a re-plan of an image that decoded at another size.
     let limits: JobLimits
     let options: ProcessingOptions
+    /// Whether `format:best` searches the candidates' formats and qualities for this result: one
+    /// of at most ``JobLimits/maxQualitySearchPixels`` (and still: an animation is never searched).
+    var searchesQuality: Bool {
+        options.bestFormat && Self.area(resize.resultSize) <= limits.maxQualitySearchPixels
+    }
 
     /// The plan for a source of `shownSize` (EXIF orientation applied) in `format`, with
     /// `frameCount` frames when the header tells; throws a 422 ``ServerError`` when the source,

@@ -9,6 +9,8 @@ struct ResultJob: Sendable {
     let source: URL
     let format: ImageFormat?
     let negotiated: Bool
+    /// The formats `format:best` may choose from, when the URL asks for it.
+    let best: BestFormatCandidates?
     /// The URL's canonical options, the format and the server's recipe: the result key is this,
     /// `|` and the identity of the source bytes the result is made from.
     let baseKey: String

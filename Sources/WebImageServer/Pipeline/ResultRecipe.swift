@@ -3,7 +3,7 @@ import WebImage
 
 /// Every server setting that changes a result's bytes — the default quality and each format's,
 /// the animation frames kept, the result-dimension limit, the format negotiation flags, the
-/// processing's own revision and the encoder libraries' versions — digested into a short tag that
+/// `format:best` search's settings and revision, the processing's own revision and the encoder libraries' versions — digested into a short tag that
 /// ends every result key (memory, disk and the shared tier), so two configurations sharing a cache
 /// directory or a Redis never serve each other's results.
 enum ResultRecipe {
@@ -18,6 +18,7 @@ enum ResultRecipe {
             "frames \(configuration.maxAnimationFrames)",
             "dimension \(configuration.maxResultDimension)",
             "auto-webp \(configuration.autoWebP) auto-avif \(configuration.autoAVIF)",
+            "best ssim \(configuration.autoQualityTarget) quality \(configuration.autoQualityMin)-\(configuration.autoQualityMax) encodes \(configuration.bestFormatMaxEncodes) pixels \(configuration.bestFormatMaxResolution) revision \(AutoQualitySearch.revision)",
             EncoderVersions.summary,
         ].joined(separator: "\n")
         return SHA256.hash(data: Array(settings.utf8)).prefix(8).map { byte in

@@ -40,6 +40,7 @@ extension ProcessingOptions {
                 .flatMap { [$0.key.rawValue, String($0.value)] }).joined(separator: ":"))
         }
         if let format { add("f", format.rawValue) }
+        if bestFormat { add("f", "best") }
         if let cacheBuster { add("cb", Self.escaped(cacheBuster)) }
         if let expires { add("exp", String(expires)) }
         if let filename { add("fn", Base64URL.encode(Array(filename.utf8)), "1") }

@@ -75,7 +75,7 @@ public struct ImageURLParser: Sendable {
 
         let (source, fileExtension) = try SourceURL.decode(segments[index...])
         if let fileExtension {
-            options.format = try URLOption(name: "extension", arguments: [fileExtension]).format(fileExtension)
+            try URLOption(name: "extension", arguments: [fileExtension]).applyFormat(fileExtension, to: &options)
         }
         return (ParsedImageURL(options: options, source: source), setAside)
     }

@@ -100,7 +100,7 @@ struct OptionApplier: Sendable {
             try applyFormatQuality(option, to: &options)
         case "format", "f", "ext":
             try option.expect(atMost: 1)
-            options.format = try option.format(option.arguments[0])
+            try option.applyFormat(option.arguments[0], to: &options)
         case "preset", "pr":
             try applyPresets(option.arguments, to: &options, presetChain: presetChain)
         case "cachebuster", "cb":

@@ -147,6 +147,10 @@ public struct ProcessingOptions: Sendable, Hashable {
     public var formatQuality: [ImageFormat: Int] = [:]
     /// The output format; `nil` picks one from the source and the request's `Accept`.
     public var format: ImageFormat?
+    /// `format:best` (`f:best`, or the extension `.best`): the server encodes the result in each
+    /// format the request's `Accept` allows, at the lowest quality that keeps it perceptually
+    /// close to the processed image, and serves the smallest; ``format`` is nil then.
+    public var bestFormat = false
     /// No effect on the result; changes the URL (and so the cache key).
     public var cacheBuster: String?
     /// Unix time after which the URL is refused (`expires` / `exp`).

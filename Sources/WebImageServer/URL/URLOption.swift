@@ -103,6 +103,20 @@ struct URLOption: Sendable, Equatable {
         return format
     }
 
+    /// Sets the output format named `text`, or `best` (``ProcessingOptions/bestFormat``); each
+    /// replaces the other.
+    func applyFormat(_ text: String, to options: inout ProcessingOptions) throws(ImageURLError) {
+        if text.lowercased() == "best" {
+            options.format = nil
+            options.bestFormat = true
+        } else if let format = Self.formats[text.lowercased()] {
+            options.format = format
+            options.bestFormat = false
+        } else {
+            throw .invalidArgument(name, "\"\(text)\" is not a supported format (\(Self.formats.keys.sorted().joined(separator: ", ")), or best).")
+        }
+    }
+
     /// A hex colour, `rgb` or `rrggbb`, opaque.
     func hexColor(_ text: String) throws(ImageURLError) -> RGBA {
         let digits = Array(text.utf8).map(HexDigit.value)

@@ -229,8 +229,23 @@ struct ImageURLOptionTests {
         #expect(try makeURLParser().parse("/x/aHR0cDovL2EvYg.\(name)").options.format == format)
     }
 
+    /// `best` in the format option or the extension: the server chooses the format; a later
+    /// format option replaces it, and it a format; the canonical key spells it `f:best`.
+    @Test func bestFormat() throws {
+        for options in [try urlOptions("f:best"), try urlOptions("format:BEST"), try urlOptions("f:png/f:best"),
+                         try makeURLParser().parse("/x/plain/http://a/b@best").options,
+                         try makeURLParser().parse("/x/f:png/aHR0cDovL2EvYg.best").options] {
+            #expect(options.bestFormat && options.format == nil)
+        }
+        let replaced = try urlOptions("f:best/f:webp")
+        #expect(!replaced.bestFormat && replaced.format == .webp)
+        #expect(try urlOptions("rs:fit:10:10/f:best").canonicalPath == "w:10/h:10/f:best")
+        #expect(try makeURLParser().parse("/x/plain/http://a/b@best").canonicalKey
+            == (try makeURLParser().parse("/x/format:best/plain/http://a/b")).canonicalKey)
+    }
+
     @Test func unknownFormats() throws {
-        for bad in ["f:best", "f:pdf", "f:mp4", "f:", "format:jpg2", "ext:webp:png"] { try expectBadRequest(bad) }
+        for bad in ["f:pdf", "f:mp4", "f:", "format:jpg2", "ext:webp:png"] { try expectBadRequest(bad) }
     }
 
     @Test func cacheBusterFilenameAttachment() throws {
