@@ -64,7 +64,10 @@ struct ServerRefusalTests {
 
     @Test func anUnreachableSourceIsToldWithoutTheLibrarysError() async throws {
         let messages = RecordingLogHandler.Messages()
-        let closed = try RedisTestServer.freeLoopbackPort()
+        // Bound but not listening for the whole test: connections are refused, and no other test's
+        // server can take the port meanwhile.
+        let (reserved, closed) = try RedisTestServer.refusingLoopbackPort()
+        defer { close(reserved) }
         try await withImageServer(loopbackServerConfiguration(), logger: RecordingLogHandler.logger(messages)) { server in
             let source = "http://127.0.0.1:\(closed)/photo.jpg"
             let reply = try await server.get("/insecure/w:50/plain/\(source)")

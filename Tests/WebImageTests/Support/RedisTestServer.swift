@@ -99,9 +99,22 @@ final class RedisTestServer: Sendable {
 
     /// A port nothing listens on now: bound to 127.0.0.1:0, read back, closed.
     static func freeLoopbackPort() throws -> Int {
+        let (fd, port) = try boundLoopbackSocket()
+        close(fd)
+        return port
+    }
+
+    /// A loopback port that refuses connections for as long as the returned socket stays open: it
+    /// is bound (so no other test can take it) but not listening. Close the socket when done.
+    static func refusingLoopbackPort() throws -> (socket: Int32, port: Int) {
+        try boundLoopbackSocket()
+    }
+
+    private static func boundLoopbackSocket() throws -> (Int32, Int) {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw RedisTestServerError.noPort }
-        defer { close(fd) }
+        var keep = false
+        defer { if !keep { close(fd) } }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
@@ -113,7 +126,8 @@ final class RedisTestServer: Sendable {
             }
         }
         guard bound else { throw RedisTestServerError.noPort }
-        return Int(UInt16(bigEndian: address.sin_port))
+        keep = true
+        return (fd, Int(UInt16(bigEndian: address.sin_port)))
     }
 }
 

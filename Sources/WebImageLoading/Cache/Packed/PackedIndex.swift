@@ -98,8 +98,12 @@ struct PackedIndex: Sendable {
             segmentNumbers[segment.name] = nil
             diskBytes -= segment.covered
         }
-        let doomed = entries.filter { numbers.contains($0.value.segment) }.map(\.key)
-        for hash in doomed { remove(hash) }
+        var doomed: [UInt64] = []
+        for (hash, entry) in entries where numbers.contains(entry.segment) { doomed.append(hash) }
+        for hash in doomed {
+            // Their files are gone: only the total keeps their bytes.
+            if let old = entries.removeValue(forKey: hash) { liveBytes -= Int(old.length) }
+        }
     }
 
     // MARK: Entries

@@ -32,14 +32,25 @@ enum PackedIndexFile {
             append(UInt64(segment.covered), 8, to: &bytes)
             bytes.append((segment.sealed ? 1 : 0) | (segment.isSingleEntry ? 2 : 0))
         }
-        for (hash, entry) in index.entries {
-            guard let at = position[entry.segment] else { continue }
-            append(hash, 8, to: &bytes)
-            append(UInt64(at), 4, to: &bytes)
-            append(UInt64(entry.offset), 4, to: &bytes)
-            append(UInt64(entry.length), 4, to: &bytes)
-            append(entry.accessed, 8, to: &bytes)
+        let entriesStart = bytes.count
+        bytes += [UInt8](repeating: 0, count: index.count * entrySize)
+        var written = 0
+        bytes.withUnsafeMutableBytes { buffer in
+            var at = entriesStart
+            for (hash, entry) in index.entries {
+                guard let position = position[entry.segment] else { continue }
+                buffer.storeBytes(of: hash.littleEndian, toByteOffset: at, as: UInt64.self)
+                buffer.storeBytes(of: position.littleEndian, toByteOffset: at + 8, as: UInt32.self)
+                buffer.storeBytes(of: entry.offset.littleEndian, toByteOffset: at + 12, as: UInt32.self)
+                buffer.storeBytes(of: entry.length.littleEndian, toByteOffset: at + 16, as: UInt32.self)
+                buffer.storeBytes(of: entry.accessed.littleEndian, toByteOffset: at + 20, as: UInt64.self)
+                at += entrySize
+                written += 1
+            }
         }
+        // Entries whose file the index no longer has are left out: the count says how many are in.
+        bytes.removeLast((index.count - written) * entrySize)
+        for i in 0..<8 { bytes[12 + i] = UInt8(truncatingIfNeeded: UInt64(written) >> (8 * UInt64(i))) }
         let crc = bytes.withUnsafeBufferPointer { UInt64(UInt32(truncatingIfNeeded: crc32_z(0, $0.baseAddress, z_size_t($0.count)))) }
         append(crc, 4, to: &bytes)
         return Data(bytes)

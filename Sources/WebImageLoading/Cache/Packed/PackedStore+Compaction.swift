@@ -37,13 +37,13 @@ extension PackedStore {
         compact(keepingAccessedSince: 0, until: nil) { segment in
             !segment.isSingleEntry && Double(segment.liveBytes) < Double(segment.covered) * Self.compactionLiveShare
         }
-        trimToSizeLimit()
+        trimToSizeLimit(savingIndex: false)
         saveIndex()
     }
 
     /// When over ``DiskCacheConfig/maxDiskSize``: deletes the oldest files until the store is
     /// under `maxDiskSize × trimRatio`, copying forward the entries used most recently that fit.
-    func trimToSizeLimit() {
+    func trimToSizeLimit(savingIndex: Bool = true) {
         guard config.maxDiskSize > 0 else { return }
         loadIfNeeded()
         catchUp(listingOnly: false)
@@ -53,7 +53,7 @@ extension PackedStore {
         // This store's own segment becomes one to compact like the others.
         appender.withLock { seal(&$0) }
         compact(keepingAccessedSince: cutoff, until: target) { _ in true }
-        saveIndex()
+        if savingIndex { saveIndex() }
     }
 
     /// The oldest access time that survives a trim: the newest entries that fit in `budget` bytes.
