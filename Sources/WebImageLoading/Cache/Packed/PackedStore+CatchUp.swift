@@ -174,11 +174,15 @@ extension PackedStore {
         return Double(st.st_mtim.tv_sec) + Double(st.st_mtim.tv_nsec) / 1_000_000_000
     }
 
-    /// Deletes temporary files left by killed writers.
+    /// Deletes temporary files left by killed writers, and compacted files left undeleted.
     private func removeStaleTemporaryFiles() {
         let now = Date().timeIntervalSince1970
-        for name in DiskCacheFileSystem.contentsOfDirectory(atPath: directory) ?? []
-        where name.hasPrefix(DiskCacheFileSystem.temporaryPrefix) {
+        for name in DiskCacheFileSystem.contentsOfDirectory(atPath: directory) ?? [] {
+            if name.hasSuffix(Self.discardedSuffix) {
+                DiskCacheFileSystem.removeFile(atPath: path(of: name))  // a compaction's, never deleted
+                continue
+            }
+            guard name.hasPrefix(DiskCacheFileSystem.temporaryPrefix) else { continue }
             if let info = DiskCacheFileSystem.info(atPath: path(of: name)),
                now - info.modificationDate > DiskCacheConfig.staleTemporaryFileAge {
                 DiskCacheFileSystem.removeFile(atPath: path(of: name))

@@ -93,6 +93,7 @@ extension PackedStore {
             state.index.removeSegments(removed)
             state.dirty = true
         }
+        if !removed.isEmpty { deleteDiscardedFiles() }
     }
 
     /// Copies forward `segment`'s live entries used at or after `cutoff`, then deletes it; returns
@@ -101,7 +102,7 @@ extension PackedStore {
         let path = path(of: segment.name)
         if segment.isSingleEntry {
             guard segment.liveBytes == 0 || segment.lastAccess < cutoff else { return nil }
-            DiskCacheFileSystem.removeFile(atPath: path)
+            discard(path)
             return 0
         }
         guard let file = PackedFile.open(atPath: path) else { return 0 }
@@ -126,9 +127,29 @@ extension PackedStore {
             }
             if config.durability == .durable { appender.withLock { $0.file?.sync() } }
         }
-        DiskCacheFileSystem.removeFile(atPath: path)
+        discard(path)
         return copied
     }
+
+    /// Takes a compacted file out of the store at once (a rename, which every process sees as its
+    /// deletion) and leaves freeing its blocks — tens of milliseconds for a large segment — to
+    /// ``deleteDiscardedFiles()``.
+    private func discard(_ path: String) {
+        if rename(path, path + Self.discardedSuffix) != 0 { DiskCacheFileSystem.removeFile(atPath: path) }
+    }
+
+    /// Deletes the files compactions took out, in the background.
+    func deleteDiscardedFiles() {
+        let directory = directory
+        DispatchQueue.global(qos: .utility).async {
+            for name in DiskCacheFileSystem.contentsOfDirectory(atPath: directory) ?? [] where name.hasSuffix(Self.discardedSuffix) {
+                DiskCacheFileSystem.removeFile(atPath: directory + "/" + name)
+            }
+        }
+    }
+
+    /// Suffix of a compacted file waiting to be deleted.
+    static let discardedSuffix = ".deleted"
 
     // MARK: Automatic trims
 
