@@ -52,7 +52,7 @@ public struct ServerConfiguration: Sendable {
     /// Bytes of encoded results kept on disk (under ``cacheDirectory``), trimmed least recently used first.
     public var resultDiskBytes = 1024 * 1024 * 1024
     /// How the source and result stores lay entries out on disk: default
-    /// ``DiskCacheLayout/packed`` (segment files with an index, no file created per result).
+    /// `DiskCacheLayout.packed` (segment files with an index, no file created per result).
     public var diskLayout: DiskCacheLayout = .packed
     /// Turns both caches off: every request fetches and processes its source.
     public var noCache = false
