@@ -6,6 +6,8 @@ import Glibc
 struct PackedCatchUp: Sendable {
     /// The directory's modification time at the last listing (seconds since 1970), -1 for never.
     var listedModification: Double = -1
+    /// When the last listing was taken (seconds since 1970).
+    var listedAt: Double = 0
 }
 
 /// Loading the index, and catching up with what other processes wrote and deleted.
@@ -24,6 +26,7 @@ extension PackedStore {
             removeStaleTemporaryFiles()
             let names = DiskCacheFileSystem.contentsOfDirectory(atPath: directory) ?? []
             catchUp.listedModification = directoryModification() ?? -1
+            catchUp.listedAt = Date().timeIntervalSince1970
             reconcile(&index, withNames: names)
             for number in index.segments.keys.sorted() { replayTail(of: number, into: &index) }
             state.withLock { state in
@@ -42,10 +45,13 @@ extension PackedStore {
             let modification = directoryModification()
             let now = Date().timeIntervalSince1970
             var changed: [UInt32] = []
+            // A listing taken within the clock's granularity of the last change may have missed
+            // a second change stamped with the same time; one taken later cannot.
             if modification == nil || modification != catchUp.listedModification
-                || now - (modification ?? 0) < Self.directoryTimeGranularity {
+                || catchUp.listedAt < (modification ?? 0) + Self.directoryTimeGranularity {
                 let names = DiskCacheFileSystem.contentsOfDirectory(atPath: directory) ?? []
                 catchUp.listedModification = modification ?? -1
+                catchUp.listedAt = now
                 changed = state.withLock { state in
                     let before = Set(state.index.segments.keys)
                     reconcile(&state.index, withNames: names)
