@@ -21,14 +21,7 @@ base=${PORT_BASE:-9390}
 origin_port=$((base + 11)) serve_port=$((base + 12)) low_port=$((base + 13))
 [ -x "$webimage" ] || { echo "build first: swift build -c release --product webimage" >&2; exit 2; }
 
-pids=()
-cleanup() {
-    for pid in "${pids[@]}"; do kill -TERM -- "-$pid" 2>/dev/null || kill "$pid" 2>/dev/null; done
-    for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null; done
-    "$harness/origin.sh" stop "$origin_port" >/dev/null 2>&1 || true
-}
-trap cleanup EXIT
-listening() { for _ in $(seq 600); do curl -s -o /dev/null "http://127.0.0.1:$1/$2" && return 0; sleep 0.1; done; return 1; }
+. Benchmarks/serve/serve_steps.sh
 
 origin="$("$harness/origin.sh" start "$data" "$origin_port" 2>/dev/null)" || { echo "(origin did not start: skipped)"; exit 0; }
 setsid "$webimage" serve --port "$serve_port" --allow-private-sources --no-cache --log-level warning >/dev/null 2>&1 &
