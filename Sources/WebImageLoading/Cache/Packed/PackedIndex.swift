@@ -106,6 +106,16 @@ struct PackedIndex: Sendable {
         }
     }
 
+    /// Forgets a file whose entries all went elsewhere, without the pass over every entry that
+    /// ``removeSegments(_:)`` makes.
+    mutating func removeUnusedSegment(_ number: UInt32) {
+        guard let segment = segments[number] else { return }
+        guard segment.liveBytes == 0 else { return removeSegments([number]) }
+        segments[number] = nil
+        segmentNumbers[segment.name] = nil
+        diskBytes -= segment.covered
+    }
+
     // MARK: Entries
 
     /// Points `hash` at `entry`; returns the entry it replaces.

@@ -254,7 +254,7 @@ final class PackedStore: Sendable {
         guard let (name, single) = found else { return false }
         if single {
             DiskCacheFileSystem.removeFile(atPath: path(of: name))
-            state.withLock { $0.index.removeSegments([entry.segment]) }
+            state.withLock { $0.index.removeUnusedSegment(entry.segment) }
             return true
         }
         guard let file = PackedFile.open(atPath: path(of: name)) else { return false }
