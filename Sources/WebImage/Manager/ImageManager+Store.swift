@@ -80,15 +80,11 @@ extension ImageManager {
         if cacheType.includesDisk, let serializer = request.context.cacheSerializer {
             data = serializer.cacheData(for: subject, originalData: data, url: request.url)
         }
+        // The validators go with the disk entry; `waitStoreCache` waits for both, so a process that
+        // exits after the load keeps the validators its next refresh sends.
         group?.enter()
-        cache.storeImage(image, data: data, forKey: key, options: request.options, context: request.context,
-                         cacheType: cacheType) { _ in group?.leave() }
-        if cacheType.includesDisk, let validators, !validators.isEmpty {
-            // After the write on the cache's ordered I/O; `waitStoreCache` waits for it too, so a
-            // process that exits after the load keeps the validators its next refresh sends.
-            group?.enter()
-            cache.setValidators(validators, forKey: key) { group?.leave() }
-        }
+        cache.storeImage(image, data: data, validators: validators, forKey: key, options: request.options,
+                         context: request.context, cacheType: cacheType) { _ in group?.leave() }
     }
 }
 

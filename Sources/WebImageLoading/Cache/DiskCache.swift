@@ -128,6 +128,17 @@ public final class DiskCache: DiskCaching {
         return nil
     }
 
+    /// Stores `data` and `extendedData` for `key`: one record in the packed layout; in the files
+    /// layout the file, then its extended data (left out if that write fails).
+    public func setData(_ data: Data, extendedData: Data?, forKey key: String) throws {
+        if let packed {
+            let bytes = Array(key.utf8)
+            return try packed.store(key: bytes, hash: PackedKeyHash.hash(bytes), extendedData: extendedData, data: data)
+        }
+        try setData(data, forKey: key)
+        if let extendedData { try? setExtendedData(extendedData, forKey: key) }
+    }
+
     /// Writes `data` for `key` atomically (temporary file, then rename) and, in
     /// ``DiskCacheDurability/durable`` mode, flushed to disk; throws when the write fails.
     public func setData(_ data: Data, forKey key: String) throws {

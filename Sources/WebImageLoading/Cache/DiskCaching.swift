@@ -14,6 +14,11 @@ public protocol DiskCaching: Sendable {
     /// Stores `data` for `key` atomically: readers see the old bytes or the new ones, never a mix.
     /// - Throws: ``WebImageError/Code/cacheFailure`` when the directory cannot be written.
     func setData(_ data: Data, forKey key: String) throws
+    /// Stores `data` for `key` as ``setData(_:forKey:)`` does, with `extendedData` alongside it.
+    /// The bytes are the entry: extended data that cannot be written is left out, as a failed
+    /// ``setExtendedData(_:forKey:)`` after the write would leave it. Default: those two calls.
+    /// - Throws: ``WebImageError/Code/cacheFailure`` when the bytes cannot be written.
+    func setData(_ data: Data, extendedData: Data?, forKey key: String) throws
     /// The extra bytes stored alongside the entry for `key` (e.g. HTTP validators), if any.
     func extendedData(forKey key: String) -> Data?
     /// Stores extra bytes alongside the existing entry for `key`; nil removes them.
@@ -31,4 +36,12 @@ public protocol DiskCaching: Sendable {
     var totalCount: Int { get }
     /// The file path an entry for `key` is (or would be) stored at.
     func cachePath(forKey key: String) -> String
+}
+
+extension DiskCaching {
+    /// The bytes, then the extended data (a failure there leaves the entry without it).
+    public func setData(_ data: Data, extendedData: Data?, forKey key: String) throws {
+        try setData(data, forKey: key)
+        if let extendedData { try? setExtendedData(extendedData, forKey: key) }
+    }
 }

@@ -125,8 +125,11 @@ extension ImageCache {
     /// read-only lookup path (false).
     func diskImageDataAndSource(forKey key: String) -> (data: Data, fromDiskCache: Bool)? {
         if let data = diskCache.data(forKey: key) { return (data, true) }
-        let fileName = (diskCache.cachePath(forKey: key) as NSString).lastPathComponent
-        var paths = config.additionalCacheDirectories.map { $0.appendingPathComponent(fileName).path }
+        var paths: [String] = []
+        if !config.additionalCacheDirectories.isEmpty {
+            let fileName = (diskCache.cachePath(forKey: key) as NSString).lastPathComponent
+            paths = config.additionalCacheDirectories.map { $0.appendingPathComponent(fileName).path }
+        }
         if let custom = config.additionalCachePath?(key) { paths.append(custom) }
         for path in paths {
             if case .success(let data) = DiskCacheFileSystem.readFile(atPath: path), !data.isEmpty {

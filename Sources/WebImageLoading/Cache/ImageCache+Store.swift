@@ -12,6 +12,24 @@ extension ImageCache {
     public func storeImage(_ image: Image?, data: Data?, forKey key: String?, options: WebImageOptions,
                            context: WebImageContext, cacheType: ImageCacheType,
                            completion: (@Sendable (WebImageError?) -> Void)?) {
+        store(image, data: data, extendedData: nil, forKey: key, context: context, cacheType: cacheType,
+              completion: completion)
+    }
+
+    /// Stores as ``storeImage(_:data:forKey:options:context:cacheType:completion:)`` does, with
+    /// `validators` written together with the disk entry (one record in the packed layout).
+    public func storeImage(_ image: Image?, data: Data?, validators: HTTPValidators?, forKey key: String?,
+                           options: WebImageOptions, context: WebImageContext, cacheType: ImageCacheType,
+                           completion: (@Sendable (WebImageError?) -> Void)?) {
+        let extendedData = cacheType.includesDisk && validators?.isEmpty == false
+            ? validators.flatMap { try? JSONEncoder().encode($0) } : nil
+        store(image, data: data, extendedData: extendedData, forKey: key, context: context, cacheType: cacheType,
+              completion: completion)
+    }
+
+    private func store(_ image: Image?, data: Data?, extendedData: Data?, forKey key: String?,
+                       context: WebImageContext, cacheType: ImageCacheType,
+                       completion: (@Sendable (WebImageError?) -> Void)?) {
         guard let key, image != nil || data != nil else {
             completion?(nil)
             return
@@ -25,7 +43,7 @@ extension ImageCache {
         }
         let callbackQueue = callbackQueue(for: context)
         onIOQueueAsync(changing: key) {
-            self.writeToDisk(image: image, data: data, forKey: key, context: context)
+            self.writeToDisk(image: image, data: data, extendedData: extendedData, forKey: key, context: context)
         } then: { error in
             if let completion { callbackQueue.execute { completion(error) } }
         }
@@ -63,7 +81,8 @@ extension ImageCache {
     }
 
     /// Encodes if needed and writes; returns the failure instead of throwing. Runs on the I/O queue.
-    func writeToDisk(image: Image?, data: Data?, forKey key: String, context: WebImageContext) -> WebImageError? {
+    func writeToDisk(image: Image?, data: Data?, extendedData: Data? = nil, forKey key: String,
+                     context: WebImageContext) -> WebImageError? {
         let bytes: Data
         if let data {
             bytes = data
@@ -78,7 +97,11 @@ extension ImageCache {
             return nil
         }
         do {
-            try diskCache.setData(bytes, forKey: key)
+            if let extendedData {
+                try diskCache.setData(bytes, extendedData: extendedData, forKey: key)
+            } else {
+                try diskCache.setData(bytes, forKey: key)
+            }
             return nil
         } catch {
             return error as? WebImageError ?? WebImageError(.cacheFailure,

@@ -34,19 +34,21 @@ public struct URLOrigin: Hashable, Sendable, CustomStringConvertible {
             throw refuse("it is not an http(s) URL")
         }
         let text = url.absoluteString
-        guard let separator = text.range(of: "://"),
+        // Byte-wise: every character the checks accept is ASCII, so UTF-8 offsets are character offsets.
+        guard let separator = text.utf8.firstRange(of: "://".utf8),
               text[..<separator.lowerBound].lowercased() == scheme else {
             throw refuse("it has no host")
         }
         let rest = text[separator.upperBound...]
-        let authority = rest[..<(rest.firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? rest.endIndex)]
-        let hostAndPort = authority.lastIndex(of: "@").map { authority[authority.index(after: $0)...] } ?? authority
+        let authorityEnd = rest.utf8.firstIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }
+        let authority = rest[..<(authorityEnd ?? rest.endIndex)]
+        let hostAndPort = authority.utf8.lastIndex(of: UInt8(ascii: "@")).map { authority[authority.utf8.index(after: $0)...] } ?? authority
         let (hostText, portText) = try Self.split(hostAndPort, refuse)
         let normalized = try Self.checkedHost(hostText, refuse)
         let defaultPort = scheme == "https" ? 443 : 80
         var port = defaultPort
         if let portText, !portText.isEmpty {
-            guard portText.count <= 5, portText.allSatisfy({ $0.isASCII && $0.isNumber }), let number = Int(portText),
+            guard portText.utf8.count <= 5, portText.utf8.allSatisfy(Self.isDigit), let number = Int(portText),
                   (1...65535).contains(number) else {
                 throw refuse("its port \(portText.prefix(24)) is not a number from 1 to 65535")
             }
@@ -73,7 +75,7 @@ public struct URLOrigin: Hashable, Sendable, CustomStringConvertible {
     /// The host (brackets removed) and the port text after its colon, if any.
     private static func split(_ hostAndPort: Substring,
                               _ refuse: (String) -> WebImageError) throws(WebImageError) -> (Substring, Substring?) {
-        if hostAndPort.hasPrefix("[") {
+        if hostAndPort.utf8.first == UInt8(ascii: "[") {
             guard let close = hostAndPort.firstIndex(of: "]") else { throw refuse("its IPv6 address has no closing bracket") }
             let host = hostAndPort[hostAndPort.index(after: hostAndPort.startIndex)..<close]
             let after = hostAndPort[hostAndPort.index(after: close)...]
@@ -83,37 +85,51 @@ public struct URLOrigin: Hashable, Sendable, CustomStringConvertible {
             }
             return (host, after.isEmpty ? nil : after.dropFirst())
         }
-        guard let colon = hostAndPort.lastIndex(of: ":") else { return (hostAndPort, nil) }
-        return (hostAndPort[..<colon], hostAndPort[hostAndPort.index(after: colon)...])
+        guard let colon = hostAndPort.utf8.lastIndex(of: UInt8(ascii: ":")) else { return (hostAndPort, nil) }
+        return (hostAndPort[..<colon], hostAndPort[hostAndPort.utf8.index(after: colon)...])
     }
 
     /// The normalised host, after the syntax checks.
     private static func checkedHost(_ host: Substring, _ refuse: (String) -> WebImageError) throws(WebImageError) -> String {
         guard !host.isEmpty else { throw refuse("it has no host") }
-        if host.contains(":") {
+        let bytes = host.utf8
+        if bytes.contains(UInt8(ascii: ":")) {
             // Only a bracketed host gets here with a colon (see split).
             return IPAddress(String(host))!.description
         }
         let shown = host.prefix(64)
-        guard host.utf8.count <= 254, host.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-_.".contains($0)) }) else {
+        guard bytes.count <= 254, bytes.allSatisfy(isHostNameByte) else {
             throw refuse("its host \"\(shown)\" is not a valid host name")
         }
-        var labels = host.split(separator: ".", omittingEmptySubsequences: false)
-        if labels.count > 1, labels.last?.isEmpty == true { labels.removeLast() }
-        guard labels.allSatisfy({ (1...63).contains($0.count) }), labels.joined(separator: ".").count <= 253 else {
+        var labels = bytes.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
+        let trailingDot = labels.count > 1 && labels.last?.isEmpty == true
+        if trailingDot { labels.removeLast() }
+        guard labels.allSatisfy({ (1...63).contains($0.count) }), bytes.count - (trailingDot ? 1 : 0) <= 253 else {
             throw refuse("its host \"\(shown)\" is not a valid host name")
         }
         let last = labels[labels.count - 1]
-        let numeric = last.allSatisfy(\.isNumber)
-            || (last.lowercased().hasPrefix("0x") && last.dropFirst(2).allSatisfy(\.isHexDigit))
+        let numeric = last.allSatisfy(isDigit) || (last.count >= 2 && last.first == UInt8(ascii: "0")
+            && last.dropFirst().first.map { $0 | 0x20 == UInt8(ascii: "x") } == true && last.dropFirst(2).allSatisfy(isHexDigit))
         if numeric {
-            guard let address = IPAddress(String(host)), address.isIPv4, !host.hasSuffix(".") else {
+            guard let address = IPAddress(String(host)), address.isIPv4, !trailingDot else {
                 throw refuse("its host \"\(shown)\" is not a valid IPv4 address")
             }
             return address.description
         }
         var name = host.lowercased()
-        if name.hasSuffix(".") { name.removeLast() }
+        if trailingDot { name.removeLast() }
         return name
+    }
+
+    private static func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
+
+    private static func isHexDigit(_ byte: UInt8) -> Bool {
+        isDigit(byte) || (byte | 0x20 >= UInt8(ascii: "a") && byte | 0x20 <= UInt8(ascii: "f"))
+    }
+
+    /// An ASCII letter or digit, `-`, `_` or `.`.
+    private static func isHostNameByte(_ byte: UInt8) -> Bool {
+        isDigit(byte) || (byte | 0x20 >= UInt8(ascii: "a") && byte | 0x20 <= UInt8(ascii: "z"))
+            || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_") || byte == UInt8(ascii: ".")
     }
 }

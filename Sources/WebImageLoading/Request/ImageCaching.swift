@@ -1,5 +1,6 @@
 import WebImageCodecs
 import Foundation
+import Synchronization
 
 /// What a cache query found: the image, the stored bytes when they were read, and where it was.
 public struct ImageCacheQueryResult: Sendable {
@@ -74,6 +75,14 @@ public protocol ImageCaching: AnyObject, Sendable {
     /// them). Default: does nothing and completes at once.
     func setValidators(_ validators: HTTPValidators?, forKey key: String, completion: (@Sendable () -> Void)?)
 
+    /// Stores as ``storeImage(_:data:forKey:options:context:cacheType:completion:)`` does, with
+    /// `validators` kept beside the disk entry (nil or empty: none are written). The completion
+    /// gets the store's error once both are written. ``ImageCache`` writes the two together.
+    /// Default: the store, then ``setValidators(_:forKey:completion:)`` queued behind it.
+    func storeImage(_ image: Image?, data: Data?, validators: HTTPValidators?, forKey key: String?,
+                    options: WebImageOptions, context: WebImageContext, cacheType: ImageCacheType,
+                    completion: (@Sendable (WebImageError?) -> Void)?)
+
     /// Drops `fraction` of what the cache holds in memory (least recently used first; 1 empties
     /// it), on a memory-pressure signal (see ``MemoryPressureSignal/shrinkFraction``). Disk
     /// entries stay. Default: nothing (a cache without memory of its own).
@@ -95,6 +104,28 @@ extension ImageCaching {
 
     /// No memory to shrink.
     public func shrinkMemory(by fraction: Double) {}
+
+    /// The store, then the validators queued behind it; one completion once both are done.
+    public func storeImage(_ image: Image?, data: Data?, validators: HTTPValidators?, forKey key: String?,
+                           options: WebImageOptions, context: WebImageContext, cacheType: ImageCacheType,
+                           completion: (@Sendable (WebImageError?) -> Void)?) {
+        guard let key, let validators, !validators.isEmpty, cacheType.includesDisk else {
+            return storeImage(image, data: data, forKey: key, options: options, context: context,
+                              cacheType: cacheType, completion: completion)
+        }
+        let pending = Mutex<(left: Int, error: WebImageError?)>((2, nil))
+        let finish: @Sendable (WebImageError?) -> Void = { error in
+            let (done, first) = pending.withLock { state -> (Bool, WebImageError?) in
+                if state.error == nil { state.error = error }
+                state.left -= 1
+                return (state.left == 0, state.error)
+            }
+            if done { completion?(first) }
+        }
+        storeImage(image, data: data, forKey: key, options: options, context: context, cacheType: cacheType,
+                   completion: finish)
+        setValidators(validators, forKey: key) { finish(nil) }
+    }
 
     /// Stores `validators` with the entry for `key` without waiting for the write.
     public func setValidators(_ validators: HTTPValidators?, forKey key: String) {
