@@ -67,4 +67,18 @@ struct CLIUsageTests {
         #expect(run.stderr.contains(token), "\(arguments): \(run.stderr)")
         #expect(run.stdout.isEmpty)
     }
+
+    /// `serve` reads the watermark settings from `WEBIMAGE_WATERMARK_*` too: a bad one exits 2
+    /// naming its flag.
+    @Test(arguments: [
+        (["WEBIMAGE_WATERMARK_PATH": "/nonexistent/env-mark.png"], "--watermark-path /nonexistent/env-mark.png"),
+        (["WEBIMAGE_WATERMARK_URL": "file:///etc/passwd"], "--watermark-url"),
+        (["WEBIMAGE_WATERMARK_DATA": "bm90IGFuIGltYWdl"], "--watermark-data"),
+        (["WEBIMAGE_WATERMARK_OPACITY": "3"], "--watermark-opacity"),
+    ])
+    func serveReadsTheWatermarkFromTheEnvironment(environment: [String: String], token: String) async throws {
+        let run = try await CLIProcess.run(["serve", "--port", "0"], environment: environment)
+        #expect(run.status == 2, "\(environment): \(run.stderr)")
+        #expect(run.stderr.contains(token), "\(environment): \(run.stderr)")
+    }
 }
