@@ -175,6 +175,30 @@ struct ServerWatermarkTests {
         }
     }
 
+    /// Every frame of an animation carries the watermark, scaled once for all of them.
+    @Test func everyFrameOfAnAnimationIsMarked() async throws {
+        let gif = try ServerAnimationTests.animation()
+        try await withTestOrigin { origin in
+            origin.setRoute("/anim.gif", .data(gif, contentType: "image/gif"))
+            let configuration = loopbackServerConfiguration { configuration in
+                configuration.watermark = .data(Self.blackMark)
+                configuration.maxAnimationFrames = 10
+            }
+            try await withImageServer(configuration) { server in
+                let reply = try await server.get("/insecure/wm:1:nowe:0:0:0.2/f:webp/plain/http://127.0.0.1:\(origin.port)/anim.gif")
+                #expect(reply.status == 200)
+                let image = try server.decode(reply)
+                #expect(image.frames.count == 3)
+                for (frame, colour) in zip(image.frames, ServerAnimationTests.colours) {
+                    // 200×100: the mark fitted into 40×20 is 20×20, at the top-left.
+                    #expect(frame.bitmap.pixel(x: 10, y: 10).isClose(to: Self.black, tolerance: 8), "\(frame.bitmap.pixel(x: 10, y: 10))")
+                    #expect(frame.bitmap.pixel(x: 30, y: 10).isClose(to: colour, tolerance: 8), "\(frame.bitmap.pixel(x: 30, y: 10))")
+                    #expect(frame.bitmap.pixel(x: 10, y: 30).isClose(to: colour, tolerance: 8))
+                }
+            }
+        }
+    }
+
     /// Hostile numbers: out of range is a 400, huge offsets are clamped, a scale past the limits a
     /// 422; the server keeps answering.
     @Test func hostileValuesNeverTrap() async throws {
