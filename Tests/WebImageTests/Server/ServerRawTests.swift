@@ -66,6 +66,22 @@ struct ServerRawTests {
         }
     }
 
+    /// A raw SVG is its own bytes as `image/svg+xml`, with a policy that runs none of its scripts.
+    @Test func rawSVGRunsNothing() async throws {
+        let svg = Array(SVGCoderTests.halves)
+        try await withSource { server, origin, _ in
+            origin.setRoute("/logo.svg", .data(svg, contentType: "image/svg+xml"))
+            let reply = try await server.get("/insecure/raw:1/plain/http://127.0.0.1:\(origin.port)/logo.svg")
+            #expect(reply.status == 200 && Array(reply.body) == svg)
+            #expect(reply.header("Content-Type") == "image/svg+xml")
+            let policy = try #require(reply.header("Content-Security-Policy"))
+            #expect(policy.contains("default-src 'none'") && policy.contains("sandbox"))
+            // A raster answer needs none.
+            let raw = try await server.get("/insecure/raw:1/plain/http://127.0.0.1:\(origin.port)/q.jpg")
+            #expect(raw.status == 200 && raw.header("Content-Security-Policy") == nil)
+        }
+    }
+
     /// A source that is not an image this server reads is refused, raw or not.
     @Test func rawRefusesWhatIsNotAnImage() async throws {
         try await withSource { server, origin, _ in
