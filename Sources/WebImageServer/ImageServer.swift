@@ -51,12 +51,20 @@ public final class ImageServer: Sendable {
 
     /// Listens and serves until SIGTERM or SIGINT, then stops accepting connections, lets the
     /// requests in flight finish (within ``ServerConfiguration/shutdownTimeout``) and returns; a
-    /// second SIGTERM or SIGINT cuts that drain short. `onRunning` is called with the port once
+    /// second SIGTERM or SIGINT cuts that drain short. A watermark URL is fetched first: when it
+    /// cannot be fetched or decoded, `run` throws before listening. `onRunning` is called with the port once
     /// the server listens, `onStopping` with the number of requests in flight when the shutdown
     /// begins, `onCutShort` with the number still in flight when a second signal cuts it.
     public func run(onRunning: @escaping @Sendable (Int) async -> Void = { _ in },
                     onStopping: @escaping @Sendable (Int) async -> Void = { _ in },
                     onCutShort: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
+        // A URL watermark is fetched before the server listens: one it cannot have stops it here.
+        do {
+            try await pipeline.loadWatermark()
+        } catch {
+            await pipeline.shutdown()
+            throw error
+        }
         let signals = StopSignals()
         let application = makeApplication(onRunning: onRunning)
         let notice = ShutdownNotice { [self] in

@@ -16,6 +16,7 @@ extension ServerConfiguration {
         try check(maxURLLength > 0, "maxURLLength must be positive, got \(maxURLLength).")
         try check((1...100).contains(defaultQuality), "defaultQuality takes 1–100, got \(defaultQuality).")
         try checkBestFormat()
+        try checkWatermark()
         try check(ttl >= 0 && sharedCacheTTL >= 0, "ttl and sharedCacheTTL must not be negative.")
         let tenYears = 10 * 365 * 86_400
         for (name, seconds) in [("sourceTTL", sourceTTL), ("freshnessFloor", freshnessFloor),

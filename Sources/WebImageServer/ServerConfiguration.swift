@@ -144,5 +144,12 @@ public struct ServerConfiguration: Sendable {
     public var now: @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) }
 
     /// A configuration with every default.
+    /// The image `watermark` / `wm` draws (`--watermark-path`, `--watermark-url`,
+    /// `--watermark-data`); nil: `wm` changes nothing, as in imgproxy without one.
+    public var watermark: WatermarkSource?
+    /// The watermark's base opacity, above 0 and at most 1 (`--watermark-opacity`); a URL's
+    /// `wm` opacity multiplies it.
+    public var watermarkOpacity = 1.0
+
     public init() {}
 }

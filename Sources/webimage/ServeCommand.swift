@@ -95,6 +95,14 @@ struct ServeCommand: AsyncParsableCommand {
     var bestFormatMaxEncodes = Env.int("BEST_FORMAT_MAX_ENCODES") ?? 16
     @Option(help: "format:best: the largest result searched, in megapixels; a larger one is encoded once (AVIF, else WebP if accepted; 0: never search).")
     var bestFormatMaxResolution = Env.double("BEST_FORMAT_MAX_RESOLUTION") ?? 4
+    @Option(help: "The watermark image wm draws, a local file read and decoded at start (env WEBIMAGE_WATERMARK_PATH).")
+    var watermarkPath: String?
+    @Option(help: "The watermark image wm draws, an http(s) URL fetched once before listening, through the sources' guard and limits (env WEBIMAGE_WATERMARK_URL).")
+    var watermarkUrl: String?
+    @Option(help: "The watermark image wm draws, as base64 (env WEBIMAGE_WATERMARK_DATA).")
+    var watermarkData: String?
+    @Option(help: "The watermark's base opacity, above 0 and at most 1; wm's opacity multiplies it.")
+    var watermarkOpacity = Env.double("WATERMARK_OPACITY") ?? 1
     @Option(help: "Seconds a request may take before it is answered with 504 (0: no limit).")
     var requestTimeout = Env.double("REQUEST_TIMEOUT") ?? 30
     @Option(help: "Megabytes of encoded results kept in memory.")
@@ -132,6 +140,7 @@ struct ServeCommand: AsyncParsableCommand {
         try validateConnectionOptions()
         try validateFreshnessOptions()
         try validateBestFormatOptions()
+        try validateWatermarkOptions()
         guard (0...65535).contains(port) else { throw ValidationError("--port takes 0–65535, got \(port).") }
         guard key.count == salt.count else {
             throw ValidationError("--key and --salt come in pairs: \(key.count) keys, \(salt.count) salts.")
@@ -249,6 +258,7 @@ struct ServeCommand: AsyncParsableCommand {
         applyConnectionOptions(to: &configuration)
         applyFreshnessOptions(to: &configuration)
         applyBestFormatOptions(to: &configuration)
+        try applyWatermarkOptions(to: &configuration)
         return configuration
     }
 

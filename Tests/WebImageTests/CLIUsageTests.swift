@@ -52,6 +52,13 @@ struct CLIUsageTests {
         (["serve", "--autoquality-max", "0"], "--autoquality-max"),
         (["serve", "--best-format-max-encodes", "1"], "--best-format-max-encodes"),
         (["serve", "--best-format-max-resolution", "-1"], "--best-format-max-resolution"),
+        (["serve", "--watermark-opacity", "0"], "--watermark-opacity"),
+        (["serve", "--watermark-opacity", "nan"], "--watermark-opacity"),
+        (["serve", "--watermark-url", "ftp://cdn/mark.png"], "--watermark-url"),
+        (["serve", "--watermark-data", "not base64!"], "--watermark-data"),
+        (["serve", "--watermark-path", "a.png", "--watermark-data", "AAAA"], "not 2"),
+        (["serve", "--port", "0", "--watermark-path", "/nonexistent/mark.png"], "--watermark-path /nonexistent/mark.png cannot be read"),
+        (["serve", "--port", "0", "--watermark-data", "bm90IGFuIGltYWdl"], "--watermark-data) is not an image"),
         (["shared-cache-bench", "--redis", "redis://:1"], "names no host"),
     ])
     func badTokenExitsTwo(arguments: [String], token: String) async throws {
@@ -59,5 +66,19 @@ struct CLIUsageTests {
         #expect(run.status == 2, "\(arguments): \(run.stderr)")
         #expect(run.stderr.contains(token), "\(arguments): \(run.stderr)")
         #expect(run.stdout.isEmpty)
+    }
+
+    /// `serve` reads the watermark settings from `WEBIMAGE_WATERMARK_*` too: a bad one exits 2
+    /// naming its flag.
+    @Test(arguments: [
+        (["WEBIMAGE_WATERMARK_PATH": "/nonexistent/env-mark.png"], "--watermark-path /nonexistent/env-mark.png"),
+        (["WEBIMAGE_WATERMARK_URL": "file:///etc/passwd"], "--watermark-url"),
+        (["WEBIMAGE_WATERMARK_DATA": "bm90IGFuIGltYWdl"], "--watermark-data"),
+        (["WEBIMAGE_WATERMARK_OPACITY": "3"], "--watermark-opacity"),
+    ])
+    func serveReadsTheWatermarkFromTheEnvironment(environment: [String: String], token: String) async throws {
+        let run = try await CLIProcess.run(["serve", "--port", "0"], environment: environment)
+        #expect(run.status == 2, "\(environment): \(run.stderr)")
+        #expect(run.stderr.contains(token), "\(environment): \(run.stderr)")
     }
 }

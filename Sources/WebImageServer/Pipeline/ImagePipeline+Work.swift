@@ -4,11 +4,14 @@ import WebImage
 /// One result's work on a worker thread: decode at the planned size, process, encode.
 extension ImagePipeline {
     /// Decodes the source at the size the request plans, processes it and encodes the result
-    /// (on a worker thread, in a slot); with `best`, in the format `format:best` chooses.
+    /// (on a worker thread, in a slot); with `best`, in the format `format:best` chooses; with
+    /// `watermark`, drawn over the result when the URL asks for it.
     func encodedResult(of data: Data, _ parsed: ParsedImageURL, source: URL, format: ImageFormat?,
-                       negotiated: Bool, best: BestFormatCandidates? = nil) throws -> (data: Data, format: ImageFormat) {
+                       negotiated: Bool, best: BestFormatCandidates? = nil,
+                       watermark: WatermarkImage? = nil) throws -> (data: Data, format: ImageFormat) {
         let started = ContinuousClock.now
-        let decoder = PlannedSourceDecoder(coders: coders, options: parsed.options, limits: limits(for: parsed.options))
+        let decoder = PlannedSourceDecoder(coders: coders, options: parsed.options, limits: limits(for: parsed.options),
+                                           watermark: watermark)
         let decoded: (image: Image, plan: JobPlan)
         do {
             decoded = try decoder.decode(data)

@@ -49,6 +49,8 @@ final class ImagePipeline: Sendable {
     let states: SourceStates
     /// The answer to memory pressure (with ``ServerConfiguration/memoryPressure`` only).
     let pressure: ServerMemoryPressure?
+    /// The server's watermark (`wm`), read once.
+    let watermarks: WatermarkStore
 
     init(configuration: ServerConfiguration, logger: Logger, metrics: ServerMetrics) throws {
         self.configuration = configuration
@@ -64,6 +66,7 @@ final class ImagePipeline: Sendable {
         parser = try ImageURLParser(signer: signer, presets: configuration.presets, now: configuration.now)
         limiter = WorkLimiter(workers: configuration.workers, maxQueue: configuration.maxQueue)
         coders = CodersManager()
+        watermarks = try WatermarkStore(configuration: configuration, coders: coders)
 
         var download = DownloaderConfig.default
         download.downloadTimeout = configuration.sourceTimeout
@@ -244,12 +247,16 @@ final class ImagePipeline: Sendable {
         } catch {
             throw ServerError(status: error.status, name: error.name, message: error.message)
         }
-        try checkEncodable(parsed.options.format)
+        // A raw answer is the source's bytes: no output format is asked for or negotiated.
+        let raw = parsed.options.raw
+        if !raw { try checkEncodable(parsed.options.format) }
         let source = try checkedSource(parsed.source)
-        let best = parsed.options.bestFormat ? BestFormatCandidates(accept: accept, canEncode: coders.canEncode(to:)) : nil
-        let negotiated = parsed.options.format == nil && best == nil && offered != nil
-        let format = parsed.options.format ?? (negotiated ? offered : nil)
+        let best = parsed.options.bestFormat && !raw
+            ? BestFormatCandidates(accept: accept, canEncode: coders.canEncode(to:)) : nil
+        let negotiated = !raw && parsed.options.format == nil && best == nil && offered != nil
+        let format = raw ? nil : parsed.options.format ?? (negotiated ? offered : nil)
         let baseKey = parsed.canonicalKey + "|" + (best?.tag ?? format?.rawValue ?? "source") + "|" + recipe
+            + watermarkKey(for: parsed.options)
         let sourceKey = source.absoluteString
         let known = try await knownSource(source, maxBytes: parsed.options.maxSourceFileSize)
         let (record, prefetched) = (known.record, known.prefetched)
@@ -355,13 +362,15 @@ final class ImagePipeline: Sendable {
         try await limiter.admit {
             let started = ContinuousClock.now
             let (record, data) = try await sourceForMaking(job)
+            let watermark = try await watermark(for: job.parsed.options)
             let fetched = ContinuousClock.now
             metrics.record(.download, fetched - started)
-            return try await limiter.run { [record, data] in
+            return try await limiter.run { [record, data, watermark] in
                 metrics.record(.queue, ContinuousClock.now - fetched)
                 return try await CPUWork.run { [self] in
-                    let body = try encodedResult(of: data, job.parsed, source: job.source, format: job.format,
-                                                 negotiated: job.negotiated, best: job.best)
+                    let body = job.parsed.options.raw ? try rawBody(data, source: job.source)
+                        : try encodedResult(of: data, job.parsed, source: job.source, format: job.format,
+                                            negotiated: job.negotiated, best: job.best, watermark: watermark)
                     storeOnDisk(body.data, forKey: job.key(identity: record.identity), madeFrom: job.source)
                     return served(body.data, format: body.format, job, record: record)
                 }

@@ -5,7 +5,7 @@ import WebImage
 /// order: the quarter turns first (so every size below is in the turned image's terms), the crop,
 /// the resize, the flips, the crop to the result, blur, sharpen and pixelate, and the canvas
 /// (extension to the target or its aspect ratio, and padding), then the flattening of alpha over
-/// a background when the result keeps none.
+/// a background when the result keeps none, and the watermark.
 ///
 /// The decode may already have done the resize (``PlannedSourceDecoder``): then the image arrives
 /// at the plan's scaled size and the crop and resize steps are skipped. An animation (when the
@@ -14,7 +14,7 @@ enum ImageProcessor {
     /// `image` processed by `plan`; with `flattenOver`, its alpha composited over that colour as
     /// the last step (built into the canvas when there is one, so no bitmap is made for it).
     static func process(_ image: Image, plan: JobPlan, flattenOver: RGBA? = nil) throws -> Image {
-        var windows = SmartWindows()
+        var windows = FrameChoices()
         guard image.isAnimated else {
             return try processFrame(image, plan: plan, flattenOver: flattenOver, windows: &windows)
         }
@@ -34,9 +34,9 @@ enum ImageProcessor {
         let source: Image
         let plan: JobPlan
         let flattenOver: RGBA?
-        let windows: SmartWindows
+        let windows: FrameChoices
 
-        init(source: Image, plan: JobPlan, flattenOver: RGBA?, windows: SmartWindows) {
+        init(source: Image, plan: JobPlan, flattenOver: RGBA?, windows: FrameChoices) {
             self.source = source
             self.plan = plan
             self.flattenOver = flattenOver
@@ -50,10 +50,12 @@ enum ImageProcessor {
         }
     }
 
-    /// The crop windows smart gravity chose, on the first frame they were needed for.
-    struct SmartWindows: Sendable {
+    /// What the first frame that needed them worked out for the others: the crop windows smart
+    /// gravity chose, and the watermark's scaled copy.
+    struct FrameChoices: Sendable {
         var source: PixelRect?
         var result: PixelRect?
+        var watermark: Bitmap?
     }
 
     /// `crop` itself, or with smart gravity the window of its size that `image` holds the most
@@ -67,7 +69,7 @@ enum ImageProcessor {
     }
 
     fileprivate static func processFrame(_ image: Image, plan job: JobPlan, flattenOver: RGBA?,
-                                         windows: inout SmartWindows) throws -> Image {
+                                         windows: inout FrameChoices) throws -> Image {
         // Each frame and each step begins only while the work is wanted.
         try WorkCancellation.checkCurrent()
         let options = job.options
@@ -119,6 +121,10 @@ enum ImageProcessor {
             let bitmap = image.bitmap.flattened(over: flattenOver)
             image = Image(bitmap: bitmap, format: image.format, decodeOptions: image.decodeOptions,
                           colorProfile: image.colorProfile)
+        }
+        if let watermark = job.watermark {
+            image = try Watermarking.apply(watermark, to: image, options: options.watermark, dpr: plan.dprScale,
+                                           scaled: &windows.watermark)
         }
         return image
     }

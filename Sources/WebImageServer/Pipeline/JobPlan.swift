@@ -4,7 +4,7 @@ import WebImage
 /// The whole of one request's work, worked out from its options and the source's header before a
 /// pixel is decoded: the size the decoder is asked for, the ``ResizePlan`` (scaled down as a whole
 /// to the result-dimension limit, as imgproxy does), and every bitmap the steps will make — the
-/// decode, the crop, the resize, the canvas — each checked against ``JobLimits``, with an
+/// decode, the crop, the resize, the canvas, the watermark's scaled copy — each checked against ``JobLimits``, with an
 /// animation's frames counted. A request over any limit is refused (422) before memory is taken.
 ///
 /// `format:best` adds the quality search (``searchesQuality``): beside the result it holds the
@@ -23,6 +23,8 @@ struct JobPlan: Sendable {
     /// The limits the plan was checked against, for a re-plan of an image that decoded at another size.
     let limits: JobLimits
     let options: ProcessingOptions
+    /// The server's watermark, when the request asks for one and the server has one.
+    let watermark: WatermarkImage?
     /// Whether `format:best` searches the candidates' formats and qualities for this result: one
     /// of at most ``JobLimits/maxQualitySearchPixels`` (and still: an animation is never searched).
     var searchesQuality: Bool {
@@ -30,12 +32,14 @@ struct JobPlan: Sendable {
     }
 
     /// The plan for a source of `shownSize` (EXIF orientation applied) in `format`, with
-    /// `frameCount` frames when the header tells; throws a 422 ``ServerError`` when the source,
-    /// any step or the result passes `limits`.
+    /// `frameCount` frames when the header tells, and the server's `watermark` (used when the
+    /// options ask for one); throws a 422 ``ServerError`` when the source, any step or the result
+    /// passes `limits`.
     init(options: ProcessingOptions, shownSize: PixelSize, format: ImageFormat, frameCount: Int?,
-         limits: JobLimits) throws(ServerError) {
+         limits: JobLimits, watermark: WatermarkImage? = nil) throws(ServerError) {
         self.options = options
         self.limits = limits
+        self.watermark = options.watermark.isEnabled ? watermark : nil
         let sourcePixels = Self.area(shownSize)
         guard sourcePixels <= limits.maxSourcePixels else {
             throw ServerError(status: 422, name: "source_over_limits",
@@ -55,6 +59,7 @@ struct JobPlan: Sendable {
             decodeBox = nil
         }
         try Self.check(resize, decoded: decodeBox == nil ? sourceSize : resize.scaledSize, limits: limits)
+        try checkWatermark(on: resize.resultSize)
         if let frameCount { try checkFrames(frameCount) }
     }
 
@@ -80,6 +85,7 @@ struct JobPlan: Sendable {
     func replanned(for size: PixelSize) throws(ServerError) -> ResizePlan {
         let plan = ResizePlan(options: options, sourceSize: size, maxResultDimension: limits.maxResultDimension)
         try Self.check(plan, decoded: size, limits: limits)
+        try checkWatermark(on: plan.resultSize)
         return plan
     }
 
@@ -109,6 +115,16 @@ struct JobPlan: Sendable {
         if limits.maxResultDimension > 0, max(result.width, result.height) > limits.maxResultDimension {
             throw ServerError(status: 422, name: "result_over_limits",
                 message: "The result would be \(result.width)×\(result.height), over the limit of \(limits.maxResultDimension) pixels a side.")
+        }
+    }
+
+    /// The watermark's scaled copy for a result of `result`, within the bitmap limit.
+    private func checkWatermark(on result: PixelSize) throws(ServerError) {
+        guard let watermark else { return }
+        let size = WatermarkPlacement.scaledSize(of: watermark.bitmap.size, on: result, scale: options.watermark.scale)
+        guard Self.area(size) <= limits.maxBitmapPixels else {
+            throw ServerError(status: 422, name: "result_over_limits",
+                message: "The watermark step would make a \(size.width)×\(size.height) image, over the limit of \(Self.megapixels(limits.maxBitmapPixels)) megapixels.")
         }
     }
 

@@ -12,6 +12,8 @@ struct PlannedSourceDecoder {
     let coders: CodersManager
     let options: ProcessingOptions
     let limits: JobLimits
+    /// The server's watermark, for the plan of a request that asks for one.
+    var watermark: WatermarkImage? = nil
 
     /// The source decoded at the size the request's result needs, with the plan it was decoded for.
     func decode(_ data: Data) throws -> (image: Image, plan: JobPlan) {
@@ -20,11 +22,11 @@ struct PlannedSourceDecoder {
             // made (and checked) from what it gave.
             let image = try coders.decode(data, options: decodeOptions())
             let plan = try JobPlan(options: options, shownSize: image.pixelSize, format: image.format,
-                                   frameCount: image.frameCount, limits: limits)
+                                   frameCount: image.frameCount, limits: limits, watermark: watermark)
             return (image, plan)
         }
         let plan = try JobPlan(options: options, shownSize: info.pixelSize, format: info.format,
-                               frameCount: info.frameCount, limits: limits)
+                               frameCount: info.frameCount, limits: limits, watermark: watermark)
         var planned = decodeOptions()
         if let box = plan.decodeBox {
             planned.thumbnailPixelSize = box

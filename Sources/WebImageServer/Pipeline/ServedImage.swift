@@ -26,8 +26,8 @@ struct ServedImage: Sendable {
     let sourceIdentity: String?
     /// `ETag`, `X-Content-Type-Options`, `Vary` and the source's `Last-Modified`: the headers of a 304.
     let validatorHeaders: HTTPFields
-    /// The validator headers plus `Content-Type`, `Content-Length` and `Content-Disposition`: the
-    /// headers of a 200.
+    /// The validator headers plus `Content-Type`, `Content-Length` and `Content-Disposition` (and
+    /// for an SVG a `Content-Security-Policy` that runs nothing): the headers of a 200.
     let headers: HTTPFields
 
     init(body: ByteBuffer, format: ImageFormat, etag: String, filenameStem: String, returnAttachment: Bool,
@@ -50,6 +50,8 @@ struct ServedImage: Sendable {
         validatorHeaders = validators
         var all = validators
         all[.contentType] = format.mimeType
+        // An SVG (a raw answer) is shown as a picture, never run as a page of this server's origin.
+        if format == .svg { all[.contentSecurityPolicy] = "default-src 'none'; style-src 'unsafe-inline'; sandbox" }
         all[.contentLength] = String(body.readableBytes)
         all[.contentDisposition] = ResultResponse.disposition(stem: filenameStem, format: format,
                                                               attachment: returnAttachment)

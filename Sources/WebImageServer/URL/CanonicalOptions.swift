@@ -34,6 +34,11 @@ extension ProcessingOptions {
         if blur != 0 { add("bl", Self.number(blur)) }
         if sharpen != 0 { add("sh", Self.number(sharpen)) }
         if pixelate > 1 { add("pix", String(pixelate)) }
+        if watermark.isEnabled {
+            add("wm", Self.number(watermark.opacity), watermark.position.rawValue, Self.number(watermark.x),
+                Self.number(watermark.y), Self.number(watermark.scale))
+        }
+        if raw { add("raw", "1") }
         if quality != 0 { add("q", String(quality)) }
         if !formatQuality.isEmpty {
             segments.append((["fq"] + formatQuality.sorted { $0.key.rawValue < $1.key.rawValue }

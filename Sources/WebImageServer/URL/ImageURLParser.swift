@@ -74,7 +74,8 @@ public struct ImageURLParser: Sendable {
         try applier.apply(urlOptions, to: &options)
 
         let (source, fileExtension) = try SourceURL.decode(segments[index...])
-        if let fileExtension {
+        // A raw answer is the source's own bytes: the extension names no format for it (as in imgproxy).
+        if let fileExtension, !options.raw {
             try URLOption(name: "extension", arguments: [fileExtension]).applyFormat(fileExtension, to: &options)
         }
         return (ParsedImageURL(options: options, source: source), setAside)

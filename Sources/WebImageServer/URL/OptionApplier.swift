@@ -65,6 +65,10 @@ struct OptionApplier: Sendable {
         case "pixelate", "pix":
             try option.expect(atMost: 1)
             options.pixelate = try option.integer(0, in: 0...Int.max, "a pixelation block size in pixels (a whole number, 0 or more)")
+        case "watermark", "wm":
+            options.watermark = try watermark(option, current: options.watermark)
+        case "raw":
+            options.raw = try option.bool()
         case "resizing_algorithm", "ra":
             try option.expect(atMost: 1)
             options.resizingAlgorithm = try Self.resizingAlgorithm(option)
@@ -256,8 +260,8 @@ struct OptionApplier: Sendable {
 
     /// imgproxy options this server does not implement, so the error can say so.
     static let imgproxyOnly: Set<String> = [
-        "trim", "t", "watermark", "wm", "keep_copyright", "kcr", "strip_color_profile", "scp", "enforce_thumbnail", "eth",
-        "max_bytes", "mb", "skip_processing", "skp", "raw", "max_animation_frames", "maf",
+        "trim", "t", "keep_copyright", "kcr", "strip_color_profile", "scp", "enforce_thumbnail", "eth",
+        "max_bytes", "mb", "skip_processing", "skp", "max_animation_frames", "maf",
         "max_animation_frame_resolution", "mafr", "max_result_dimension", "mrd", "unsharp_masking", "ush",
         "adjust", "a", "brightness", "br", "contrast", "co", "saturation", "sa",
         "crop_aspect_ratio", "crop_ar", "car", "dpi", "page", "pg", "pages", "pgs", "disable_animation", "da",

@@ -141,6 +141,11 @@ public struct ProcessingOptions: Sendable, Hashable {
     public var sharpen = 0.0
     /// The side of the square blocks the result is pixelated into (`pixelate` / `pix`); 1 or less is off.
     public var pixelate = 1
+    /// The server's watermark over the result (`watermark` / `wm`); off unless its opacity is above 0.
+    public var watermark = Watermark()
+    /// `raw`: the source's bytes answered as they are, unprocessed; of the other options only the
+    /// file name, attachment, expiry and the source size limit have an effect.
+    public var raw = false
     /// Output quality 1–100; 0 takes ``formatQuality`` or the server's default.
     public var quality = 0
     /// Per-format quality (`format_quality` / `fq`).
