@@ -6,7 +6,7 @@ extension ImagePipeline {
     /// Decodes the source at the size the request plans, processes it and encodes the result
     /// (on a worker thread, in a slot); with `best`, in the format `format:best` chooses.
     func encodedResult(of data: Data, _ parsed: ParsedImageURL, source: URL, format: ImageFormat?,
-                       negotiated: Bool, best: BestFormatCandidates? = nil) throws -> (data: Data, format: ImageFormat) {
+                       best: BestFormatCandidates? = nil) throws -> (data: Data, format: ImageFormat) {
         let started = ContinuousClock.now
         let decoder = PlannedSourceDecoder(coders: coders, options: parsed.options, limits: limits(for: parsed.options))
         let decoded: (image: Image, plan: JobPlan)
@@ -29,7 +29,7 @@ extension ImagePipeline {
             metrics.record(.encode, ContinuousClock.now - transformed)
             return result
         }
-        let output = outputFormat(format, for: processed, negotiated: negotiated)
+        let output = outputFormat(format, for: processed)
         let encoded = try encode(processed, as: output, quality: quality(for: output, options: parsed.options),
                                  options: parsed.options)
         metrics.record(.encode, ContinuousClock.now - transformed)

@@ -361,7 +361,7 @@ final class ImagePipeline: Sendable {
                 metrics.record(.queue, ContinuousClock.now - fetched)
                 return try await CPUWork.run { [self] in
                     let body = try encodedResult(of: data, job.parsed, source: job.source, format: job.format,
-                                                 negotiated: job.negotiated, best: job.best)
+                                                 best: job.best)
                     storeOnDisk(body.data, forKey: job.key(identity: record.identity), madeFrom: job.source)
                     return served(body.data, format: body.format, job, record: record)
                 }
