@@ -98,7 +98,7 @@ public struct ServerConfiguration: Sendable {
     /// Encodes WebP when the request's `Accept` names it and the URL names no format.
     public var autoWebP = false
     /// Encodes AVIF when the request's `Accept` names it and the URL names no format (before
-    /// WebP; still results only).
+    /// WebP); an animation kept whole (``maxAnimationFrames`` above 1) becomes an AVIF sequence.
     public var autoAVIF = false
     /// The quality of lossy results when the URL names none.
     public var defaultQuality = 80

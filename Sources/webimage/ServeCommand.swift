@@ -81,7 +81,7 @@ struct ServeCommand: AsyncParsableCommand {
     var maxResultDimension = Env.int("MAX_RESULT_DIMENSION") ?? 8192
     @Flag(help: "Serve WebP when the URL names no format and the client accepts it.")
     var autoWebp = Env.flag("AUTO_WEBP")
-    @Flag(help: "Serve AVIF when the URL names no format and the client accepts it (before WebP; still results).")
+    @Flag(help: "Serve AVIF when the URL names no format and the client accepts it (before WebP; an animation kept by --max-animation-frames as an AVIF sequence).")
     var autoAvif = Env.flag("AUTO_AVIF")
     @Option(help: "Quality of lossy results when the URL names none (1–100).")
     var quality = Env.int("QUALITY") ?? 80

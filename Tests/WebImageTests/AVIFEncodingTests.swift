@@ -50,10 +50,11 @@ struct AVIFEncodingTests {
         #expect(try coder.decode(fitted, options: .default).pixelSize == picture.size)
     }
 
-    @Test func animationsAreWrittenAsTheirFirstFrame() throws {
+    @Test func firstFrameOnlyWritesTheFirstFrameAsAStill() throws {
         let frames = [ImageFrame(bitmap: TestBitmaps.quadrants(), duration: 0.1),
                       ImageFrame(bitmap: TestBitmaps.gradient(width: 64, height: 48), duration: 0.1)]
-        let data = try coder.encode(Image(frames: frames), as: .avif, options: EncodeOptions(compressionQuality: 0.9))
+        let data = try coder.encode(Image(frames: frames), as: .avif,
+                                    options: EncodeOptions(compressionQuality: 0.9, firstFrameOnly: true))
         #expect(coder.imageInfo(for: data)?.frameCount == 1)
         #expect(TestBitmaps.isUprightQuadrants(try coder.decode(data, options: .default).bitmap))
     }

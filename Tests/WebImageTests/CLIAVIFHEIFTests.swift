@@ -47,4 +47,22 @@ struct CLIAVIFHEIFTests {
             #expect(refused.stderr.contains(".avif"))
         }
     }
+
+    @Test func getWritesAnAnimatedGIFAsAnAVIFSequence() async throws {
+        let dir = try CLIProcess.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let gif = try ServerAnimatedAVIFTests.encoded(as: .gif)
+        try await withTestOrigin { origin in
+            origin.setRoute("/anim.gif", .data(gif, contentType: "image/gif"))
+            let output = dir.appendingPathComponent("anim.avif").path
+            let run = try await CLIProcess.run(["get", origin.url("/anim.gif").absoluteString,
+                                                "--cache-dir", dir.appendingPathComponent("cache").path, "-o", output])
+            #expect(run.status == 0, "\(run.stderr)")
+            let image = try AVIFCoder().decode(try Data(contentsOf: URL(fileURLWithPath: output)), options: .default)
+            #expect(image.frameCount == 3)
+            #expect((0..<image.frameCount).map(image.frameDuration(at:)) == ServerAnimatedAVIFTests.durations)
+            #expect(AVIFAnimationEncodingTests.isClose(try image.frame(at: 2).bitmap.pixel(x: 60, y: 40),
+                                                       ServerAnimatedAVIFTests.colours[2]))
+        }
+    }
 }

@@ -13,8 +13,9 @@ public struct EncodeOptions: Sendable, Hashable {
     public var firstFrameOnly: Bool
     /// WebP only: lossless instead of lossy.
     public var lossless: Bool
-    /// AVIF only: the executable that encodes large images in a child process, which is killed
-    /// when the encode's ``WorkCancellation`` is cancelled; nil encodes in this process.
+    /// AVIF only: the executable that encodes large still images in a child process, which is
+    /// killed when the encode's ``WorkCancellation`` is cancelled; nil encodes in this process.
+    /// An AVIF sequence is encoded in this process and stops between frames instead.
     public var encoderProcess: EncoderProcess?
 
     /// Options with every field settable; `compressionQuality` is clamped to 0…1.

@@ -27,7 +27,7 @@ extension ImagePipeline {
             }
         }
         let format = candidates.unsearched(hasAlpha: processed.bitmap.hasAlpha, animated: processed.isAnimated)
-            ?? outputFormat(nil, for: processed, negotiated: false)
+            ?? outputFormat(nil, for: processed)
         let data = try encode(processed, as: format, quality: quality(for: format, options: options), options: options)
         metrics.bestFormatChosen(format, encodes: 1)
         return (data, format)

@@ -31,9 +31,9 @@ extension ImagePipeline {
         }
     }
 
-    func outputFormat(_ asked: ImageFormat?, for image: Image, negotiated: Bool) -> ImageFormat {
-        // AVIF is offered for still results only; an animation keeps its own format.
-        if negotiated, asked == .avif, image.isAnimated { return outputFormat(nil, for: image, negotiated: false) }
+    /// The format `image` is encoded in: `asked` (named by the URL, or negotiated from `Accept`;
+    /// an animation asked for as AVIF, WebP, GIF or PNG stays animated), else the source's own.
+    func outputFormat(_ asked: ImageFormat?, for image: Image) -> ImageFormat {
         if let asked, coders.canEncode(to: asked) { return asked == .apng ? .png : asked }
         if [.jpeg, .png, .webp, .gif].contains(image.format) { return image.format }
         // An animated PNG stays animated: the PNG encoder writes APNG for several frames. A
@@ -54,6 +54,6 @@ extension ImagePipeline {
 }
 
 extension ImageFormat {
-    /// Whether the server's encoder for this format keeps several frames.
-    var isAnimatable: Bool { self == .gif || self == .webp || self == .png || self == .apng }
+    /// Whether the server's encoder for this format keeps several frames (AVIF as an image sequence).
+    var isAnimatable: Bool { self == .gif || self == .webp || self == .png || self == .apng || self == .avif }
 }

@@ -7,7 +7,7 @@ extension ImagePipeline {
     /// (on a worker thread, in a slot); with `best`, in the format `format:best` chooses; with
     /// `watermark`, drawn over the result when the URL asks for it.
     func encodedResult(of data: Data, _ parsed: ParsedImageURL, source: URL, format: ImageFormat?,
-                       negotiated: Bool, best: BestFormatCandidates? = nil,
+                       best: BestFormatCandidates? = nil,
                        watermark: WatermarkImage? = nil) throws -> (data: Data, format: ImageFormat) {
         let started = ContinuousClock.now
         let decoder = PlannedSourceDecoder(coders: coders, options: parsed.options, limits: limits(for: parsed.options),
@@ -32,7 +32,7 @@ extension ImagePipeline {
             metrics.record(.encode, ContinuousClock.now - transformed)
             return result
         }
-        let output = outputFormat(format, for: processed, negotiated: negotiated)
+        let output = outputFormat(format, for: processed)
         let encoded = try encode(processed, as: output, quality: quality(for: output, options: parsed.options),
                                  options: parsed.options)
         metrics.record(.encode, ContinuousClock.now - transformed)

@@ -370,7 +370,7 @@ final class ImagePipeline: Sendable {
                 return try await CPUWork.run { [self] in
                     let body = job.parsed.options.raw ? try rawBody(data, source: job.source)
                         : try encodedResult(of: data, job.parsed, source: job.source, format: job.format,
-                                            negotiated: job.negotiated, best: job.best, watermark: watermark)
+                                            best: job.best, watermark: watermark)
                     storeOnDisk(body.data, forKey: job.key(identity: record.identity), madeFrom: job.source)
                     return served(body.data, format: body.format, job, record: record)
                 }

@@ -7,6 +7,10 @@ import WebImage
 /// decode, the crop, the resize, the canvas, the watermark's scaled copy — each checked against ``JobLimits``, with an
 /// animation's frames counted. A request over any limit is refused (422) before memory is taken.
 ///
+/// An AVIF sequence is encoded one processed frame at a time: besides that frame, its encoder holds
+/// a YUV copy of it, libaom's reference frames (a few frames' worth of the result's size) and the
+/// compressed frames so far. Its work grows with the frames' pixels, which ``checkFrames(_:)`` bounds.
+///
 /// `format:best` adds the quality search (``searchesQuality``): beside the result it holds the
 /// result's luma once or twice (1 byte a pixel each: over white, and over black when it has alpha),
 /// one decoded candidate at the result's size (4 bytes a pixel, within the bitmap limit like every

@@ -8,7 +8,7 @@ import WebImage
 /// directory or a Redis never serve each other's results.
 enum ResultRecipe {
     /// Raised whenever the processing makes other bytes for the same URL.
-    static let processingRevision = 2
+    static let processingRevision = 3
 
     /// The tag for `configuration`: 16 hex digits of a SHA-256 over its settings.
     static func tag(for configuration: ServerConfiguration) -> String {

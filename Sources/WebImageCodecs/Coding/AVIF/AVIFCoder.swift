@@ -1,9 +1,10 @@
 import Foundation
 
 /// Decodes and encodes AVIF with libavif: still images and image sequences (`avis`, animated,
-/// frames decoded on request), 8/10/12-bit (reduced to 8-bit with rounding), alpha,
-/// `clap`/`irot`/`imir` applied, grids, colour (an ICC profile or `nclx` values) converted to
-/// sRGB, thumbnails resampled after decoding, and limits checked from the header.
+/// frames decoded on request; an animation is encoded as one), 8/10/12-bit (reduced to 8-bit
+/// with rounding), alpha, `clap`/`irot`/`imir` applied, grids, colour (an ICC profile or `nclx`
+/// values) converted to sRGB, thumbnails resampled after decoding, and limits checked from the
+/// header.
 ///
 /// AV1 has no reduced-size decode, so a thumbnail is decoded at full size and then resampled;
 /// an image over ``DecodeLimits/maxPixels`` is refused even when a thumbnail is asked for.
@@ -38,27 +39,36 @@ public struct AVIFCoder: ImageCoding {
     /// True for `.avif`.
     public func canEncode(to format: ImageFormat) -> Bool { format == .avif }
 
-    /// Encodes the first frame as a still AVIF: lossy 4:2:0 at `compressionQuality` (or the best
-    /// quality within `maxFileSize`), or lossless 4:4:4 with `lossless`. Alpha is kept.
-    /// Speed and threads are fixed for servers (see `AVIFEncoder`). With
-    /// ``EncodeOptions/encoderProcess``, a large image is encoded in a child process.
+    /// Encodes a still AVIF: lossy 4:2:0 at `compressionQuality` (or the best quality within
+    /// `maxFileSize`), or lossless 4:4:4 with `lossless`. Alpha is kept. Speed and threads are
+    /// fixed for servers (see `AVIFEncoder`). With ``EncodeOptions/encoderProcess``, a large image
+    /// is encoded in a child process.
+    ///
+    /// An animation (unless ``EncodeOptions/firstFrameOnly``) is written as an AVIF image sequence
+    /// with the same settings, in this process, its frames' durations kept to the millisecond;
+    /// the sequence loops forever (libavif 0.11 writes no loop count). Work stops between frames
+    /// when the thread's ``WorkCancellation`` is cancelled.
     public func encode(_ image: Image, as format: ImageFormat, options: EncodeOptions) throws -> Data {
         guard format == .avif else {
             throw WebImageError(.unsupportedFormat, "The AVIF coder cannot encode \(format.rawValue) images.")
         }
-        var still = options
-        still.firstFrameOnly = true
-        let bitmap = try still.encodeFrames(of: image).frame(at: 0).bitmap
-        if options.lossless {
-            return try AVIFEncoder.encode(bitmap, quality: 1, lossless: true, process: options.encoderProcess)
-        }
-        if let maxBytes = options.maxFileSize {
-            return try EncodeQualitySearch.bestFitting(maxBytes: maxBytes) { quality in
-                try AVIFEncoder.encode(bitmap, quality: Double(quality) / 100, lossless: false,
+        let frames = options.encodeFrames(of: image)
+        let encode: (Double) throws -> Data
+        if frames.isAnimated {
+            encode = { quality in
+                try AVIFAnimationEncoder.encode(frames, quality: quality, lossless: options.lossless)
+            }
+        } else {
+            let bitmap = try frames.frame(at: 0).bitmap
+            encode = { quality in
+                try AVIFEncoder.encode(bitmap, quality: quality, lossless: options.lossless,
                                        process: options.encoderProcess)
             }
         }
-        return try AVIFEncoder.encode(bitmap, quality: options.compressionQuality, lossless: false,
-                                      process: options.encoderProcess)
+        if options.lossless { return try encode(1) }
+        if let maxBytes = options.maxFileSize {
+            return try EncodeQualitySearch.bestFitting(maxBytes: maxBytes) { try encode(Double($0) / 100) }
+        }
+        return try encode(options.compressionQuality)
     }
 }

@@ -28,22 +28,47 @@ enum AVIFEncoder {
     /// quantizer 63…0, the same for colour and alpha). Lossless: 4:4:4 with the identity matrix at
     /// quantizer 0, which round-trips every pixel exactly. Opaque bitmaps are written without alpha.
     static func encodeHere(_ bitmap: Bitmap, quality: Double, lossless: Bool) throws -> Data {
+        let image = try makeImage(bitmap, lossless: lossless, alpha: bitmap.hasAlpha)
+        defer { avifImageDestroy(image) }
+        let encoder = try makeEncoder(quality: quality, lossless: lossless)
+        defer { avifEncoderDestroy(encoder) }
+        var output = avifRWData()
+        defer { avifRWDataFree(&output) }
+        let result = avifEncoderWrite(encoder, image, &output)
+        guard result == AVIF_RESULT_OK, let bytes = output.data, output.size > 0 else {
+            throw failure(encoder, result, "encode the \(bitmap.size) image")
+        }
+        return Data(bytes: bytes, count: output.size)
+    }
+
+    /// A libavif image of `bitmap`'s pixels in the colour setup ``encodeHere(_:quality:lossless:)``
+    /// describes, with an alpha plane when `alpha` (else the pixels' alpha is ignored). The caller
+    /// destroys it.
+    static func makeImage(_ bitmap: Bitmap, lossless: Bool, alpha: Bool) throws -> UnsafeMutablePointer<avifImage> {
         let format = lossless ? AVIF_PIXEL_FORMAT_YUV444 : AVIF_PIXEL_FORMAT_YUV420
         guard let image = avifImageCreate(UInt32(bitmap.width), UInt32(bitmap.height), 8, format) else {
             throw WebImageError(.encodingFailed, "libavif could not allocate a \(bitmap.size) image (out of memory).")
         }
-        defer { avifImageDestroy(image) }
         // Tagged as sRGB, as avifenc tags an image without an ICC profile.
         image.pointee.yuvRange = AVIF_RANGE_FULL
         image.pointee.colorPrimaries = UInt16(AVIF_COLOR_PRIMARIES_BT709)
         image.pointee.transferCharacteristics = UInt16(AVIF_TRANSFER_CHARACTERISTICS_SRGB)
         image.pointee.matrixCoefficients = UInt16(lossless ? AVIF_MATRIX_COEFFICIENTS_IDENTITY : AVIF_MATRIX_COEFFICIENTS_BT601)
-        try importPixels(bitmap, into: image)
+        do {
+            try importPixels(bitmap, into: image, alpha: alpha)
+        } catch {
+            avifImageDestroy(image)
+            throw error
+        }
+        return image
+    }
 
+    /// A libavif encoder with the server settings (``speed``, one thread) and the quantizer for
+    /// `quality`, or lossless. The caller destroys it.
+    static func makeEncoder(quality: Double, lossless: Bool) throws -> UnsafeMutablePointer<avifEncoder> {
         guard let encoder = avifEncoderCreate() else {
             throw WebImageError(.encodingFailed, "libavif could not allocate an encoder (out of memory).")
         }
-        defer { avifEncoderDestroy(encoder) }
         let quantizer = lossless ? Int32(AVIF_QUANTIZER_LOSSLESS) : quantizer(for: quality)
         encoder.pointee.speed = speed
         encoder.pointee.maxThreads = 1
@@ -51,16 +76,14 @@ enum AVIFEncoder {
         encoder.pointee.maxQuantizer = quantizer
         encoder.pointee.minQuantizerAlpha = quantizer
         encoder.pointee.maxQuantizerAlpha = quantizer
+        return encoder
+    }
 
-        var output = avifRWData()
-        defer { avifRWDataFree(&output) }
-        let result = avifEncoderWrite(encoder, image, &output)
-        guard result == AVIF_RESULT_OK, let bytes = output.data, output.size > 0 else {
-            let detail = AVIFFailure.detail(of: UnsafePointer(encoder.pointer(to: \.diag)!))
-            throw WebImageError(.encodingFailed,
-                "libavif failed to encode the \(bitmap.size) image (\(String(cString: avifResultToString(result)))\(detail.isEmpty ? "" : ": " + detail)).")
-        }
-        return Data(bytes: bytes, count: output.size)
+    /// The error for `result` from `encoder` when it failed to `action`, with libavif's diagnostic.
+    static func failure(_ encoder: UnsafeMutablePointer<avifEncoder>, _ result: avifResult, _ action: String) -> WebImageError {
+        let detail = AVIFFailure.detail(of: UnsafePointer(encoder.pointer(to: \.diag)!))
+        return WebImageError(.encodingFailed,
+            "libavif failed to \(action) (\(String(cString: avifResultToString(result)))\(detail.isEmpty ? "" : ": " + detail)).")
     }
 
     /// AV1's quantizer for a quality of 0…1: 1 → 0 (best), 0 → 63 (worst), rounded.
@@ -69,13 +92,13 @@ enum AVIFEncoder {
         return Int32(((1 - clamped) * Double(AVIF_QUANTIZER_WORST_QUALITY)).rounded())
     }
 
-    /// Converts the RGBA pixels into the image's YUV (and alpha, unless every pixel is opaque).
-    private static func importPixels(_ bitmap: Bitmap, into image: UnsafeMutablePointer<avifImage>) throws {
+    /// Converts the RGBA pixels into the image's YUV, and into its alpha plane when `alpha`.
+    private static func importPixels(_ bitmap: Bitmap, into image: UnsafeMutablePointer<avifImage>, alpha: Bool) throws {
         var rgb = avifRGBImage()
         avifRGBImageSetDefaults(&rgb, image)
         rgb.format = AVIF_RGB_FORMAT_RGBA
         rgb.depth = 8
-        rgb.ignoreAlpha = bitmap.hasAlpha ? AVIF_FALSE : AVIF_TRUE
+        rgb.ignoreAlpha = alpha ? AVIF_FALSE : AVIF_TRUE
         rgb.rowBytes = UInt32(bitmap.bytesPerRow)
         let result = bitmap.pixels.withUnsafeBufferPointer { pixels in
             rgb.pixels = UnsafeMutablePointer(mutating: pixels.baseAddress)
