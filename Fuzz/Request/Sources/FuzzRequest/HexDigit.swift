@@ -1,0 +1,1 @@
+../../../../Sources/WebImageLoading/Support/HexDigit.swift

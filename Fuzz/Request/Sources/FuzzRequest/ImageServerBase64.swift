@@ -1,0 +1,1 @@
+../../../../Sources/WebImageLoading/ServerURL/ImageServerBase64.swift

@@ -1,0 +1,1 @@
+../../../../Sources/WebImageServer/URL/OptionApplier+Watermark.swift

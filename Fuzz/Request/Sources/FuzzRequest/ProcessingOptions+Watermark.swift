@@ -1,0 +1,1 @@
+../../../../Sources/WebImageServer/URL/ProcessingOptions+Watermark.swift

@@ -1,0 +1,1 @@
+../../../../Sources/WebImageServer/Processing/WatermarkImage.swift
