@@ -8,8 +8,10 @@ extension ImagePipeline {
     func encodedResult(of data: Data, _ parsed: ParsedImageURL, source: URL, format: ImageFormat?,
                        negotiated: Bool, best: BestFormatCandidates? = nil) throws -> (data: Data, format: ImageFormat) {
         let started = ContinuousClock.now
-        let decoder = PlannedSourceDecoder(coders: coders, options: parsed.options, limits: limits(for: parsed.options))
-        let decoded: (image: Image, plan: JobPlan)
+        let metadata = ResultMetadata(options: parsed.options, configuration: configuration, asked: format)
+        var decoder = PlannedSourceDecoder(coders: coders, options: parsed.options, limits: limits(for: parsed.options))
+        decoder.keepsColorProfile = { metadata.keepsColorProfile(forSource: $0) }
+        let decoded: (image: Image, plan: JobPlan, profileKept: Bool)
         do {
             decoded = try decoder.decode(data)
         } catch let error as WebImageError {
@@ -30,8 +32,9 @@ extension ImagePipeline {
             return result
         }
         let output = outputFormat(format, for: processed, negotiated: negotiated)
+        let embedded = metadata.embedded(for: processed, as: output, source: data, profileKept: decoded.profileKept)
         let encoded = try encode(processed, as: output, quality: quality(for: output, options: parsed.options),
-                                 options: parsed.options)
+                                 maxBytes: parsed.options.maxBytes, metadata: embedded, options: parsed.options)
         metrics.record(.encode, ContinuousClock.now - transformed)
         return (encoded, output)
     }
