@@ -23,7 +23,7 @@ struct ServerResultMetadataTests {
 
     static let gray = RGBA(r: 120, g: 130, b: 140)
 
-    private func withSources(_ sources: [String: Data],
+    private func withSources(_ sources: [String: Data], _ adjust: @escaping @Sendable (inout ServerConfiguration) -> Void = { _ in },
                              _ body: @escaping @Sendable (ServerHarness, _ sources: [String: String]) async throws -> Void) async throws {
         try await withTestOrigin { origin in
             var paths: [String: String] = [:]
@@ -31,7 +31,7 @@ struct ServerResultMetadataTests {
                 origin.setRoute("/\(name)", .data(Array(data), contentType: "application/octet-stream"))
                 paths[name] = "plain/http://127.0.0.1:\(origin.port)/\(name)"
             }
-            try await withImageServer(loopbackServerConfiguration()) { [paths] server in
+            try await withImageServer(loopbackServerConfiguration(adjust)) { [paths] server in
                 try await body(server, paths)
             }
         }
@@ -68,6 +68,22 @@ struct ServerResultMetadataTests {
             // Without stripping, the fields are kept whatever kcr says.
             let unstripped = try await body(server, "/insecure/sm:0/kcr:0/\(sources["e.jpg"]!)@jpg")
             #expect(exif(unstripped) != nil)
+        }
+    }
+
+    /// The server's defaults (`--no-keep-copyright`, `--no-strip-color-profile`) apply to URLs
+    /// without the options; `kcr:1` and `scp:1` override them.
+    @Test func theServerDefaultsApplyUnlessTheURLSaysOtherwise() async throws {
+        let plain = try JPEGFixtures.compress(Bitmap(width: 16, height: 16, fill: Self.gray).pixels, width: 16, height: 16)
+        let sources = ["e.jpg": try EmbeddedMetadata(exif: Self.sourceEXIF).embed(in: plain, format: .jpeg),
+                       "p3.png": ColorFixtures.taggedPNG()]
+        try await withSources(sources, { $0.keepCopyright = false; $0.stripColorProfile = false }) { server, paths in
+            #expect(exif(try await body(server, "/insecure/\(paths["e.jpg"]!)@jpg")) == nil)
+            #expect(exif(try await body(server, "/insecure/kcr:1/\(paths["e.jpg"]!)@jpg")) != nil)
+            let kept = try await body(server, "/insecure/\(paths["p3.png"]!)@png")
+            #expect(try CodersManager().decode(kept, options: .default).colorProfile?.iccData == ColorFixtures.displayP3)
+            let stripped = try await body(server, "/insecure/scp:1/\(paths["p3.png"]!)@png")
+            #expect(try CodersManager().decode(stripped, options: .default).colorProfile == nil)
         }
     }
 
