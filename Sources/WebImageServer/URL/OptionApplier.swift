@@ -285,8 +285,7 @@ struct OptionApplier: Sendable {
 
     /// imgproxy options this server does not implement, so the error can say so.
     static let imgproxyOnly: Set<String> = [
-        "trim", "t", "watermark", "wm", "keep_copyright", "kcr", "strip_color_profile", "scp", "enforce_thumbnail", "eth",
-        "max_bytes", "mb", "skip_processing", "skp", "raw", "max_animation_frames", "maf",
+        "watermark", "wm", "enforce_thumbnail", "eth", "skip_processing", "skp", "raw", "max_animation_frames", "maf",
         "max_animation_frame_resolution", "mafr", "max_result_dimension", "mrd", "unsharp_masking", "ush",
         "adjust", "a", "brightness", "br", "contrast", "co", "saturation", "sa",
         "crop_aspect_ratio", "crop_ar", "car", "dpi", "page", "pg", "pages", "pgs", "disable_animation", "da",
