@@ -102,6 +102,12 @@ public struct ServerConfiguration: Sendable {
     public var autoAVIF = false
     /// The quality of lossy results when the URL names none.
     public var defaultQuality = 80
+    /// `keep_copyright`'s default, as imgproxy's `IMGPROXY_KEEP_COPYRIGHT` (on): results keep the
+    /// source's EXIF Copyright and Artist when their metadata is stripped.
+    public var keepCopyright = true
+    /// `strip_color_profile`'s default, as imgproxy's `IMGPROXY_STRIP_COLOR_PROFILE` (on): results
+    /// are converted to sRGB without a profile; off, they keep the source's colours and profile.
+    public var stripColorProfile = true
     /// `format:best`: the SSIM (`StructuralSimilarity`: luma, 11×11 Gaussian windows) the answer
     /// must reach against the processed image before encoding, above 0 and at most 1; when no
     /// lossy candidate reaches it, the answer is lossless. 0.98 keeps photos free of visible

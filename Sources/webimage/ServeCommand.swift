@@ -85,6 +85,10 @@ struct ServeCommand: AsyncParsableCommand {
     var autoAvif = Env.flag("AUTO_AVIF")
     @Option(help: "Quality of lossy results when the URL names none (1–100).")
     var quality = Env.int("QUALITY") ?? 80
+    @Flag(inversion: .prefixedNo, help: "Keep the source's EXIF Copyright and Artist in results when the URL has no keep_copyright (kcr) option.")
+    var keepCopyright = Env.string("KEEP_COPYRIGHT").map { _ in Env.flag("KEEP_COPYRIGHT") } ?? true
+    @Flag(inversion: .prefixedNo, help: "Convert results to sRGB without a colour profile when the URL has no strip_color_profile (scp) option; --no-strip-color-profile keeps the source's profile in JPEG, PNG and WebP results.")
+    var stripColorProfile = Env.string("STRIP_COLOR_PROFILE").map { _ in Env.flag("STRIP_COLOR_PROFILE") } ?? true
     @Option(help: "format:best: the SSIM (luma, 11×11 Gaussian windows) the answer must reach against the processed image, above 0 and at most 1 (no lossy candidate reaching it: a lossless answer).")
     var autoqualityTarget = Env.double("AUTOQUALITY_TARGET") ?? 0.98
     @Option(help: "format:best: the lowest quality a lossy candidate is tried at (1–100).")
@@ -246,6 +250,8 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.autoWebP = autoWebp
         configuration.autoAVIF = autoAvif
         configuration.defaultQuality = quality
+        configuration.keepCopyright = keepCopyright
+        configuration.stripColorProfile = stripColorProfile
         configuration.shutdownTimeout = shutdownTimeout
         configuration.requestTimeout = requestTimeout
         configuration.resultMemoryBytes = resultMemorySize * 1024 * 1024

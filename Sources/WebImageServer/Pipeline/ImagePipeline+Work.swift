@@ -10,9 +10,11 @@ extension ImagePipeline {
                        best: BestFormatCandidates? = nil,
                        watermark: WatermarkImage? = nil) throws -> (data: Data, format: ImageFormat) {
         let started = ContinuousClock.now
-        let decoder = PlannedSourceDecoder(coders: coders, options: parsed.options, limits: limits(for: parsed.options),
+        let metadata = ResultMetadata(options: parsed.options, configuration: configuration, asked: format)
+        var decoder = PlannedSourceDecoder(coders: coders, options: parsed.options, limits: limits(for: parsed.options),
                                            watermark: watermark)
-        let decoded: (image: Image, plan: JobPlan)
+        decoder.keepsColorProfile = { metadata.keepsColorProfile(forSource: $0) }
+        let decoded: (image: Image, plan: JobPlan, profileKept: Bool)
         do {
             decoded = try decoder.decode(data)
         } catch let error as WebImageError {
@@ -33,8 +35,9 @@ extension ImagePipeline {
             return result
         }
         let output = outputFormat(format, for: processed)
+        let embedded = metadata.embedded(for: processed, as: output, source: data, profileKept: decoded.profileKept)
         let encoded = try encode(processed, as: output, quality: quality(for: output, options: parsed.options),
-                                 options: parsed.options)
+                                 maxBytes: parsed.options.maxBytes, metadata: embedded, options: parsed.options)
         metrics.record(.encode, ContinuousClock.now - transformed)
         return (encoded, output)
     }

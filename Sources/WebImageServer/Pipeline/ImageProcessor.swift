@@ -2,10 +2,11 @@ import Foundation
 import WebImage
 
 /// Turns a decoded source into the result a request asks for, by its ``JobPlan``, in imgproxy's
-/// order: the quarter turns first (so every size below is in the turned image's terms), the crop,
-/// the resize, the flips, the crop to the result, blur, sharpen and pixelate, and the canvas
-/// (extension to the target or its aspect ratio, and padding), then the flattening of alpha over
-/// a background when the result keeps none, and the watermark.
+/// order: the trim of a still image's borders first, the quarter turns (so every size below is in
+/// the turned image's terms), the crop, the resize, the flips, the crop to the result, blur,
+/// sharpen and pixelate, and the canvas (extension to the target or its aspect ratio, and
+/// padding), then the flattening of alpha over a background when the result keeps none, and the
+/// watermark.
 ///
 /// The decode may already have done the resize (``PlannedSourceDecoder``): then the image arrives
 /// at the plan's scaled size and the crop and resize steps are skipped. An animation (when the
@@ -16,7 +17,8 @@ enum ImageProcessor {
     static func process(_ image: Image, plan: JobPlan, flattenOver: RGBA? = nil) throws -> Image {
         var windows = FrameChoices()
         guard image.isAnimated else {
-            return try processFrame(image, plan: plan, flattenOver: flattenOver, windows: &windows)
+            return try processFrame(try trimmed(image, plan.options.trim), plan: plan, flattenOver: flattenOver,
+                                    windows: &windows)
         }
         // The first frame now; the others as the encoder asks for them, one at a time, cropped
         // where smart gravity cropped the first.
@@ -127,6 +129,16 @@ enum ImageProcessor {
                                            scaled: &windows.watermark)
         }
         return image
+    }
+
+    /// `image` without its borders (``BorderTrim``), before every other step as imgproxy trims;
+    /// itself without a trim. An animation is never trimmed, as in imgproxy.
+    private static func trimmed(_ image: Image, _ trim: ProcessingOptions.Trim?) throws -> Image {
+        guard let trim else { return image }
+        let rect = try BorderTrim.rect(in: image.bitmap, threshold: trim.threshold, color: trim.color,
+                                   equalHorizontal: trim.equalHorizontal, equalVertical: trim.equalVertical)
+        guard rect.size != image.pixelSize else { return image }
+        return try apply(CroppingTransformer(rect: rect.pointRect), to: image)
     }
 
     /// The exact pixel turn for a clockwise rotation by `degrees` (a multiple of 90), as the EXIF

@@ -56,7 +56,10 @@ struct JobPlan: Sendable {
         if vector { planOptions.enlarge = true }
         resize = ResizePlan(options: planOptions, sourceSize: sourceSize, maxResultDimension: limits.maxResultDimension)
         let shrinks = resize.scaledSize.width < sourceSize.width || resize.scaledSize.height < sourceSize.height
-        if resize.sourceCrop == nil, shrinks || (vector && resize.scaledSize != sourceSize) {
+        // A trim needs the whole image: its borders are found in the decoded pixels, and the
+        // steps are planned again for what remains (``replanned(for:)``); the trimmed copy is no
+        // larger than the decode.
+        if resize.sourceCrop == nil, options.trim == nil, shrinks || (vector && resize.scaledSize != sourceSize) {
             // The decoder sees the source before `rot` turns it: a quarter turn swaps the box.
             decodeBox = SourceOrientation.unturned(resize.scaledSize, rotate: options.rotate)
         } else {

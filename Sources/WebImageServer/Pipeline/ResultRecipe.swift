@@ -2,8 +2,9 @@ import Crypto
 import WebImage
 
 /// Every server setting that changes a result's bytes — the default quality and each format's,
-/// the animation frames kept, the result-dimension limit, the format negotiation flags, the
-/// `format:best` search's settings and revision, the processing's own revision and the encoder libraries' versions — digested into a short tag that
+/// the copyright and colour-profile defaults, the animation frames kept, the result-dimension
+/// limit, the format negotiation flags, the `format:best` search's settings and revision, the
+/// processing's own revision and the encoder libraries' versions — digested into a short tag that
 /// ends every result key (memory, disk and the shared tier), so two configurations sharing a cache
 /// directory or a Redis never serve each other's results.
 enum ResultRecipe {
@@ -15,6 +16,7 @@ enum ResultRecipe {
         let settings = [
             "revision \(processingRevision)",
             "quality \(configuration.defaultQuality) webp 79 avif 63",
+            "keep-copyright \(configuration.keepCopyright) strip-color-profile \(configuration.stripColorProfile)",
             "frames \(configuration.maxAnimationFrames)",
             "dimension \(configuration.maxResultDimension)",
             "auto-webp \(configuration.autoWebP) auto-avif \(configuration.autoAVIF)",

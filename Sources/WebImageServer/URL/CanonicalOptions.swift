@@ -53,6 +53,13 @@ extension ProcessingOptions {
         if stripMetadata != defaults.stripMetadata { add("sm", stripMetadata ? "1" : "0") }
         if let maxSourceResolution { add("msr", Self.number(maxSourceResolution)) }
         if let maxSourceFileSize { add("msfs", String(maxSourceFileSize)) }
+        if let trim {
+            add("t", Self.number(trim.threshold), trim.color.map(Self.hex) ?? "", trim.equalHorizontal ? "1" : "0",
+                trim.equalVertical ? "1" : "0")
+        }
+        if maxBytes != 0 { add("mb", String(maxBytes)) }
+        if let keepCopyright { add("kcr", keepCopyright ? "1" : "0") }
+        if let stripColorProfile { add("scp", stripColorProfile ? "1" : "0") }
         return segments.joined(separator: "/")
     }
 

@@ -131,9 +131,38 @@ struct OptionApplier: Sendable {
             guard allowsSecurityOptions else { throw .forbiddenOption(option.name) }
             try option.expect(atMost: 1)
             options.maxSourceFileSize = try option.integer(0, in: 0...Int.max, "a size in bytes (0 or more)")
+        case "trim", "t":
+            try applyTrim(option, to: &options)
+        case "max_bytes", "mb":
+            try option.expect(atMost: 1)
+            options.maxBytes = try option.integer(0, in: 0...Int.max, "a size in bytes (a whole number, 0 or more)")
+        case "keep_copyright", "kcr":
+            options.keepCopyright = try option.bool()
+        case "strip_color_profile", "scp":
+            options.stripColorProfile = try option.bool()
         default:
             throw .unknownOption(option.name, supportedByImgproxy: Self.imgproxyOnly.contains(option.name))
         }
+    }
+
+    /// `threshold[:color[:equal_hor[:equal_ver]]]`: an empty threshold turns trimming off, an
+    /// empty colour takes the top-left pixel, an empty equal flag keeps the current one.
+    private func applyTrim(_ option: URLOption, to options: inout ProcessingOptions) throws(ImageURLError) {
+        try option.expect(atMost: 4)
+        let arguments = option.arguments
+        func given(_ index: Int) -> Bool { arguments.count > index && !arguments[index].isEmpty }
+        let color = given(1) ? try option.hexColor(arguments[1]) : nil
+        guard given(0) else {
+            options.trim = nil
+            return
+        }
+        let threshold = try option.number(0, atLeast: 0, "a trim threshold (0 or more)")
+        var trim = options.trim ?? ProcessingOptions.Trim(threshold: threshold)
+        trim.threshold = threshold
+        trim.color = color
+        if given(2) { trim.equalHorizontal = URLOption.bool(arguments[2]) }
+        if given(3) { trim.equalVertical = URLOption.bool(arguments[3]) }
+        options.trim = trim
     }
 
     /// `w:h:enlarge:extend[:gravity…]` from `start`; an empty argument keeps the current value.
@@ -260,8 +289,7 @@ struct OptionApplier: Sendable {
 
     /// imgproxy options this server does not implement, so the error can say so.
     static let imgproxyOnly: Set<String> = [
-        "trim", "t", "keep_copyright", "kcr", "strip_color_profile", "scp", "enforce_thumbnail", "eth",
-        "max_bytes", "mb", "skip_processing", "skp", "max_animation_frames", "maf",
+        "enforce_thumbnail", "eth", "skip_processing", "skp", "max_animation_frames", "maf",
         "max_animation_frame_resolution", "mafr", "max_result_dimension", "mrd", "unsharp_masking", "ush",
         "adjust", "a", "brightness", "br", "contrast", "co", "saturation", "sa",
         "crop_aspect_ratio", "crop_ar", "car", "dpi", "page", "pg", "pages", "pgs", "disable_animation", "da",

@@ -171,6 +171,40 @@ public struct ProcessingOptions: Sendable, Hashable {
     /// A per-request source size limit in bytes (only in signed URLs): it tightens the server's
     /// limit, never loosens it; 0 sets none.
     public var maxSourceFileSize: Int?
+    /// Border removal before every other step (`trim` / `t`); nil is off.
+    public var trim: Trim?
+    /// The largest encoded result in bytes (`max_bytes` / `mb`): a JPEG, WebP or AVIF result that
+    /// is larger is encoded again at lower qualities; 0 is no limit.
+    public var maxBytes = 0
+    /// Keeps the EXIF Copyright and Artist fields when metadata is stripped (`keep_copyright` /
+    /// `kcr`); nil takes the server's default.
+    public var keepCopyright: Bool?
+    /// Converts the result to sRGB and drops the source's colour profile (`strip_color_profile` /
+    /// `scp`); false keeps the source's colours with its profile embedded where the output format
+    /// can carry one; nil takes the server's default.
+    public var stripColorProfile: Bool?
 
     public init() {}
+}
+
+extension ProcessingOptions {
+    /// Removing borders of one colour (`trim` / `t`), as imgproxy does before resizing.
+    public struct Trim: Sendable, Hashable {
+        /// How far a channel may differ from the border colour (0–255 scale) and still be border.
+        public var threshold: Double
+        /// The border colour; nil takes the image's top-left pixel.
+        public var color: RGBA?
+        /// Removes as much from the left as from the right: the smaller of the two margins.
+        public var equalHorizontal: Bool
+        /// Removes as much from the top as from the bottom: the smaller of the two margins.
+        public var equalVertical: Bool
+
+        /// Trimming borders within `threshold` of `color` (the top-left pixel when nil).
+        public init(threshold: Double, color: RGBA? = nil, equalHorizontal: Bool = false, equalVertical: Bool = false) {
+            self.threshold = threshold
+            self.color = color
+            self.equalHorizontal = equalHorizontal
+            self.equalVertical = equalVertical
+        }
+    }
 }
