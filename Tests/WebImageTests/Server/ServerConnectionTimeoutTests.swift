@@ -65,9 +65,7 @@ struct ServerConnectionTimeoutTests {
             #expect(ending.closed)
             #expect(ending.received.isEmpty)
             // The keep-alive timeout (2 s), not the read timeout (0.3 s), closed it: the log says
-            // so; the time, counted here from after the answer was read, allows the answer's
-            // delivery a second (an instrumented run is slow to read it).
-            #expect(ending.elapsed >= 1.0, "closed after \(ending.elapsed) s")
+            // so. (The time seen here is not checked: a loaded run may read the answer late.)
             await messages.wait(for: "connection closed reason=keep_alive_timeout")
         }
     }
