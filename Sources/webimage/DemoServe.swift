@@ -31,14 +31,29 @@ enum DemoServe {
         [
             ("fit 200x200", "/insecure/rs:fit:200:200/plain/\(source)", nil),
             ("fill 160 g:sm", "/insecure/rs:fill:160:160/g:sm/plain/\(source)@png", nil),
-            ("watermark", "/insecure/rs:fit:200:200/wm:0.6:soea:8:8:0.3/plain/\(source)", nil),
+            ("watermark", "/insecure/rs:fit:200:200/wm:0.9:soea:8:8/plain/\(source)", nil),
             ("Accept avif", "/insecure/rs:fit:200:200/plain/\(source)", "image/avif,image/webp,*/*"),
         ]
     }
 
-    /// Whether the demo fails without this request's image: every one but the watermark, an
-    /// option the server may not offer (it answers 400 for options it does not implement).
-    static func isRequired(_ name: String) -> Bool { name != "watermark" }
+    /// Whether the demo fails without this request's image: every one.
+    static func isRequired(_ name: String) -> Bool { true }
+
+    /// The watermark the demo server draws: "WEBIMAGE" in white on a translucent dark badge, as PNG.
+    static func watermarkBadge() throws -> Data {
+        let text = "WEBIMAGE", scale = 2, margin = 6
+        let width = DemoFont.width(of: text, scale: scale) + 2 * margin
+        let height = DemoFont.glyphHeight * scale + 2 * margin
+        var pixels = [UInt8](repeating: 0, count: width * height * 4)
+        for i in stride(from: 0, to: pixels.count, by: 4) {
+            pixels[i] = 20; pixels[i + 1] = 24; pixels[i + 2] = 32; pixels[i + 3] = 170
+        }
+        DemoFont.draw(text, into: &pixels, width: width, atX: margin, y: margin, color: .white, scale: scale)
+        // The glyphs opaque over the translucent badge.
+        for i in stride(from: 0, to: pixels.count, by: 4) where pixels[i] == 255 { pixels[i + 3] = 255 }
+        let badge = Bitmap(width: width, height: height, pixels: pixels)
+        return try CodersManager.shared.encode(Image(bitmap: badge), as: .png, options: .default)
+    }
 
     /// Starts the server on 127.0.0.1 (a free port) with its caches in `cacheDirectory`, makes
     /// ``requests(source:)``, stops it.
@@ -50,6 +65,7 @@ enum DemoServe {
         configuration.autoAVIF = true
         configuration.sourceRetries = 0
         configuration.cacheDirectory = cacheDirectory
+        configuration.watermark = .data(try watermarkBadge())
         let server = try ImageServer(configuration: configuration,
                                      logger: Logger(label: "webimage.demo.serve") { _ in SwiftLogNoOpLogHandler() })
         let (ports, listening) = AsyncStream<Int>.makeStream()
