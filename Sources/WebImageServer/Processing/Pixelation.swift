@@ -1,9 +1,10 @@
 import WebImage
 
 /// imgproxy's `pixelate`: the image divided into `size`×`size` blocks from its top-left corner,
-/// each block filled with the rounded mean of its pixels (every channel, alpha included, as
-/// stored). Blocks at the right and bottom edges that the image does not fill are averaged over
-/// the image mirrored past its edge, as libvips' mirror extension does, and cut back to the image.
+/// each block filled with the mean of its pixels on premultiplied alpha (a colour counts by its
+/// coverage, so transparent pixels darken nothing; the alpha is the plain mean), rounded. Blocks
+/// at the right and bottom edges that the image does not fill are averaged over the image
+/// mirrored past its edge, as libvips' mirror extension does, and cut back to the image.
 enum Pixelation {
     /// `bitmap` pixelated into blocks of `size` (capped at the longer side); itself when that is 1 or less.
     static func pixelate(_ bitmap: Bitmap, size: Int) -> Bitmap {
@@ -20,17 +21,25 @@ enum Pixelation {
             bitmap.pixels.withUnsafeBufferPointer { pixels in
                 for (blockRow, rowReads) in rows.enumerated() {
                     for (blockColumn, columnReads) in columns.enumerated() {
-                        var sums = (0, 0, 0, 0)
+                        // Colour times alpha can pass Int's range for a block of billions of
+                        // pixels, so the sums are Doubles (exact to 2^53, well past any real block).
+                        var sums: (Double, Double, Double, Double) = (0, 0, 0, 0)
                         for (row, rowCount) in rowReads {
                             for (column, columnCount) in columnReads {
-                                let index = (row * width + column) * 4, weight = rowCount * columnCount
-                                sums.0 += Int(pixels[index]) * weight
-                                sums.1 += Int(pixels[index + 1]) * weight
-                                sums.2 += Int(pixels[index + 2]) * weight
-                                sums.3 += Int(pixels[index + 3]) * weight
+                                let index = (row * width + column) * 4
+                                let weight = Double(rowCount * columnCount)
+                                let coverage = Double(pixels[index + 3]) * weight
+                                sums.0 += Double(pixels[index]) * coverage
+                                sums.1 += Double(pixels[index + 1]) * coverage
+                                sums.2 += Double(pixels[index + 2]) * coverage
+                                sums.3 += coverage
                             }
                         }
-                        let mean = [sums.0, sums.1, sums.2, sums.3].map { UInt8(($0 + area / 2) / area) }
+                        let alpha = sums.3 / Double(area)
+                        let colour = { (sum: Double) -> UInt8 in
+                            sums.3 > 0 ? UInt8(min(255, (sum / sums.3).rounded())) : 0
+                        }
+                        let mean = [colour(sums.0), colour(sums.1), colour(sums.2), UInt8(min(255, alpha.rounded()))]
                         for y in blockRow * block..<min((blockRow + 1) * block, height) {
                             for x in blockColumn * block..<min((blockColumn + 1) * block, width) {
                                 let index = (y * width + x) * 4

@@ -20,11 +20,19 @@ struct PixelationTests {
         #expect(levels(Pixelation.pixelate(row([0, 30, 60, 40, 80]), size: 3)) == [30, 30, 30, 67, 67])
     }
 
-    @Test func alphaIsAveragedAsStored() {
+    @Test func coloursCountByTheirCoverage() {
+        // Opaque red beside transparent blue: the block is red at half coverage; the invisible
+        // blue adds nothing (straight averaging would make it a dark purple).
         let bitmap = Bitmap(width: 2, height: 1, pixels: [255, 0, 0, 255, 0, 0, 255, 0])
         let pixelated = Pixelation.pixelate(bitmap, size: 2)
-        #expect(pixelated.pixel(x: 0, y: 0) == RGBA(r: 128, g: 0, b: 128, a: 128))
+        #expect(pixelated.pixel(x: 0, y: 0) == RGBA(r: 255, g: 0, b: 0, a: 128))
         #expect(pixelated.pixel(x: 1, y: 0) == pixelated.pixel(x: 0, y: 0))
+        // Red at a quarter coverage beside green at three quarters: weighted 1:3.
+        let mixed = Bitmap(width: 2, height: 1, pixels: [200, 0, 0, 64, 0, 200, 0, 192])
+        #expect(Pixelation.pixelate(mixed, size: 2).pixel(x: 0, y: 0) == RGBA(r: 50, g: 150, b: 0, a: 128))
+        // All transparent: transparent black.
+        let clear = Bitmap(width: 2, height: 1, pixels: [9, 9, 9, 0, 7, 7, 7, 0])
+        #expect(Pixelation.pixelate(clear, size: 2).pixel(x: 0, y: 0) == RGBA(r: 0, g: 0, b: 0, a: 0))
     }
 
     @Test func sizesOfOneOrLessChangeNothing() {
