@@ -115,13 +115,16 @@ struct ServerHostileRequestTests {
             origin.setRoute("/many.gif", .data(Array(gif), contentType: "image/gif"))
             let configuration = loopbackServerConfiguration { $0.maxAnimationFrames = 1000 }
             try await withImageServer(configuration) { server in
-                let started = ContinuousClock.now
                 let reply = try await server.get("/insecure/w:10/plain/http://127.0.0.1:\(origin.port)/many.gif")
                 #expect(reply.status == 422)
                 #expect(reply.error?.name == "source_over_limits")
                 #expect(reply.error?.message.contains("400 frames") == true)
-                // Refused from the header: no frame was composited (2000×2000 each).
-                #expect(ContinuousClock.now - started < .seconds(20))
+                // Refused from the header: the decode step never returned an image and no frame
+                // was composited (2000×2000 each), so neither stage has a sample.
+                let metrics = String(decoding: try await server.get("/metrics").body, as: UTF8.self)
+                for stage in ["decode", "transform"] {
+                    #expect(metrics.contains(#"webimage_serve_stage_duration_seconds_count{stage="\#(stage)"} 0"#), "\(stage)")
+                }
                 #expect(try await server.get("/health").status == 200)
             }
         }
