@@ -16,27 +16,13 @@ public enum EXIFOrientation: Int, Sendable, CaseIterable {
     public static func parse(exif bytes: UnsafeBufferPointer<UInt8>) -> EXIFOrientation? {
         var base = 0
         if bytes.count >= 6, Array(bytes[0..<6]) == [0x45, 0x78, 0x69, 0x66, 0, 0] { base = 6 }
-        guard bytes.count >= base + 8 else { return nil }
-        let little: Bool
-        switch (bytes[base], bytes[base + 1]) {
-        case (0x49, 0x49): little = true
-        case (0x4D, 0x4D): little = false
-        default: return nil
-        }
-        func u16(_ at: Int) -> Int? {
-            guard at >= 0, at + 2 <= bytes.count else { return nil }
-            return little ? Int(bytes[at]) | Int(bytes[at + 1]) << 8 : Int(bytes[at]) << 8 | Int(bytes[at + 1])
-        }
-        func u32(_ at: Int) -> Int? {
-            guard let a = u16(at), let b = u16(at + 2) else { return nil }
-            return little ? a | b << 16 : a << 16 | b
-        }
-        guard u16(base + 2) == 42, let ifd = u32(base + 4), let count = u16(base + ifd) else { return nil }
+        guard bytes.count >= base + 8, let tiff = TIFFIntegers(bytes, markAt: base) else { return nil }
+        guard tiff.u16(base + 2) == 42, let ifd = tiff.u32(base + 4), let count = tiff.u16(base + ifd) else { return nil }
         for i in 0..<min(count, 1000) {
             let entry = base + ifd + 2 + i * 12
-            guard let tag = u16(entry) else { return nil }
+            guard let tag = tiff.u16(entry) else { return nil }
             if tag == 0x0112 {
-                guard u16(entry + 2) == 3, let value = u16(entry + 8) else { return nil }
+                guard tiff.u16(entry + 2) == 3, let value = tiff.u16(entry + 8) else { return nil }
                 return EXIFOrientation(rawValue: value)
             }
         }

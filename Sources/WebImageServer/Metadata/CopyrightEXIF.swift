@@ -1,4 +1,5 @@
 import Foundation
+import WebImageCodecs
 
 /// The EXIF fields `keep_copyright` keeps, as imgproxy keeps them through libvips: IFD0's
 /// Artist (0x013B) and Copyright (0x8298), ASCII. Read from a JPEG's APP1 `Exif` segment, a
@@ -29,21 +30,8 @@ struct CopyrightEXIF: Sendable, Equatable {
 
     /// The fields in the TIFF structure `tiff`; every offset is checked against its size.
     init(tiff: [UInt8]) {
-        guard tiff.count >= 8 else { return }
-        let little: Bool
-        switch (tiff[0], tiff[1]) {
-        case (0x49, 0x49): little = true
-        case (0x4D, 0x4D): little = false
-        default: return
-        }
-        func u16(_ at: Int) -> Int? {
-            guard at >= 0, at + 2 <= tiff.count else { return nil }
-            return little ? Int(tiff[at]) | Int(tiff[at + 1]) << 8 : Int(tiff[at]) << 8 | Int(tiff[at + 1])
-        }
-        func u32(_ at: Int) -> Int? {
-            guard let a = u16(at), let b = u16(at + 2) else { return nil }
-            return little ? a | b << 16 : a << 16 | b
-        }
+        guard tiff.count >= 8, let reader = TIFFIntegers(tiff) else { return }
+        let u16 = reader.u16, u32 = reader.u32
         guard u16(2) == 42, let ifd = u32(4), let count = u16(ifd) else { return }
         for index in 0..<count {
             let entry = ifd + 2 + index * 12
