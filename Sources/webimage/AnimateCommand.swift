@@ -62,7 +62,7 @@ struct AnimateCommand: AsyncParsableCommand {
             }
         }
         let start = ContinuousClock.now
-        let image: Image
+        var image: Image
         do {
             image = try await AnimateInput.load(source)
         } catch {
@@ -70,6 +70,14 @@ struct AnimateCommand: AsyncParsableCommand {
             throw ExitCode(1)
         }
         let loadMs = (ContinuousClock.now - start).milliseconds
+        let failed = await play(image, start: start, loadMs: loadMs)
+        await Self.waitUntilReleased(&image)
+        if failed { throw ExitCode(1) }
+    }
+
+    /// Plays `image` as the options say and prints the report; true when a frame could not be
+    /// decoded or written.
+    private func play(_ image: Image, start: ContinuousClock.Instant, loadMs: Double) async -> Bool {
         let player = realtime
             ? AnimatedImagePlayer(image: image, clock: ContinuousClock())
             : AnimatedImagePlayer(image: image, clock: InstantClock())
@@ -84,7 +92,17 @@ struct AnimateCommand: AsyncParsableCommand {
         await player.waitUntilEnded()
         let ms = (ContinuousClock.now - start).milliseconds
         print(reportLine(player: player, image: image, recorder: recorder, ms: ms, loadMs: loadMs))
-        if recorder.error != nil { throw ExitCode(1) }
+        return recorder.error != nil
+    }
+
+    /// Waits (at most a second) until nothing but the caller holds `image`: the player's task and
+    /// decode queue let go of it just after playback ends, and the process exits with no frame
+    /// decode still running.
+    private static func waitUntilReleased(_ image: inout Image) async {
+        let deadline = ContinuousClock.now + .seconds(1)
+        while !isKnownUniquelyReferenced(&image), ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(1))
+        }
     }
 
     /// The report of a run: JSON with --json, else one line of text. `ms` is the whole run,

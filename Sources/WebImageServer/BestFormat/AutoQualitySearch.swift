@@ -17,7 +17,7 @@ import WebImage
 struct AutoQualitySearch {
     /// Raised whenever the search (or the SSIM it measures with) chooses differently, so results
     /// chosen before are not served as its answers (it is part of ``ResultRecipe``).
-    static let revision = 2
+    static let revision = 3
 
     let target: Double
     let minQuality: Int

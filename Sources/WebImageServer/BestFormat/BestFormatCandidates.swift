@@ -41,10 +41,10 @@ struct BestFormatCandidates: Sendable, Hashable {
     }
 
     /// The one format a result is encoded in without a search (an animation, or a result over
-    /// the search's size limit): AVIF for a still result, else WebP, when accepted; else PNG with
-    /// alpha, JPEG without.
+    /// the search's size limit): AVIF (an animation as an AVIF sequence), else WebP, when
+    /// accepted; else PNG with alpha, JPEG without; nil for an animation neither keeps.
     func unsearched(hasAlpha: Bool, animated: Bool) -> ImageFormat? {
-        if avif, !animated { return .avif }
+        if avif { return .avif }
         if webp { return .webp }
         return animated ? nil : (hasAlpha ? .png : .jpeg)
     }

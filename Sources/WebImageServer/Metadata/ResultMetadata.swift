@@ -38,4 +38,10 @@ struct ResultMetadata: Sendable {
         if keepsCopyright { metadata.exif = CopyrightEXIF(source: data).tiff }
         return metadata
     }
+
+    /// The copyright fields alone, for a `format:best` result: its format is chosen after it is
+    /// encoded, and its colours are converted to sRGB (embedded only in formats that carry EXIF).
+    func copyright(source data: Data) -> EmbeddedMetadata {
+        keepsCopyright ? EmbeddedMetadata(exif: CopyrightEXIF(source: data).tiff) : EmbeddedMetadata()
+    }
 }

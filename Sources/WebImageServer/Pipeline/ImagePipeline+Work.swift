@@ -30,7 +30,9 @@ extension ImagePipeline {
         metrics.record(.transform, transformed - decodedAt)
         try WorkCancellation.checkCurrent()
         if let best {
-            let result = try bestResult(processed, plan: decoded.plan, candidates: best)
+            let result = try bestServed(processed, plan: decoded.plan, candidates: best,
+                                        metadata: metadata.copyright(source: data),
+                                        maxBytes: parsed.options.maxBytes)
             metrics.record(.encode, ContinuousClock.now - transformed)
             return result
         }

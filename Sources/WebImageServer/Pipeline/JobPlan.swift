@@ -7,6 +7,10 @@ import WebImage
 /// decode, the crop, the resize, the canvas, the watermark's scaled copy — each checked against ``JobLimits``, with an
 /// animation's frames counted. A request over any limit is refused (422) before memory is taken.
 ///
+/// The encoded result is held besides the result's bitmap and is of its order: 4 bytes a pixel
+/// and a header for BMP, about that at most for PNG and TIFF of noise, less for lossy formats;
+/// the bitmap limit on the result bounds it too.
+///
 /// An AVIF sequence is encoded one processed frame at a time: besides that frame, its encoder holds
 /// a YUV copy of it, libaom's reference frames (a few frames' worth of the result's size) and the
 /// compressed frames so far. Its work grows with the frames' pixels, which ``checkFrames(_:)`` bounds.

@@ -86,6 +86,20 @@ struct ServerAnimatedAVIFTests {
         #expect(plain.header("Content-Type") == "image/gif")
     }
 
+    /// `format:best` encodes an animation once: as an AVIF sequence when `Accept` names AVIF, as
+    /// an animated WebP when it names only WebP.
+    @Test func bestServesAnAnimationAsASequenceWhenAVIFIsAccepted() async throws {
+        let gif = try Self.encoded(as: .gif)
+        let avif = try await serve(["/anim.gif": (gif, "image/gif")], "w:60/f:best/plain/ORIGIN/anim.gif",
+                                   accept: "image/avif,image/webp,*/*", configuration: keepsFrames)
+        try expectSequence(avif, size: PixelSize(width: 60, height: 40), "best with AVIF")
+        let webp = try await serve(["/anim.gif": (gif, "image/gif")], "w:60/f:best/plain/ORIGIN/anim.gif",
+                                   accept: "image/webp,*/*", configuration: keepsFrames)
+        #expect(webp.header("Content-Type") == "image/webp")
+        let image = try CodersManager().decode(webp.body, options: .default)
+        #expect(image.frameCount == 3 && image.pixelSize == PixelSize(width: 60, height: 40))
+    }
+
     @Test func theFrameLimitStillRefusesAnAVIFResult() async throws {
         let gif = try Self.encoded(as: .gif)
         let configuration = loopbackServerConfiguration { $0.maxAnimationFrames = 2; $0.autoAVIF = true }

@@ -223,6 +223,40 @@ struct ServerBestFormatTests {
         }
     }
 
+    /// `max_bytes` bounds a `format:best` answer: one over the budget is encoded again in the
+    /// format chosen, at the highest lower quality that fits.
+    @Test func maxBytesBoundsTheChosenEncoding() async throws {
+        try await withPictures { server, photo, _ in
+            let free = try await server.get("/insecure/f:best/\(photo)", headers: [("Accept", "image/*")])
+            #expect(free.header("Content-Type") == "image/jpeg")
+            let budget = free.body.count * 3 / 4
+            let bounded = try await server.get("/insecure/f:best/mb:\(budget)/\(photo)", headers: [("Accept", "image/*")])
+            #expect(bounded.header("Content-Type") == "image/jpeg")
+            #expect(bounded.body.count <= budget, "\(bounded.body.count) B for a budget of \(budget)")
+            #expect(try server.decode(bounded).pixelSize == PixelSize(width: 96, height: 72))
+        }
+    }
+
+    /// `format:best` keeps the source's Copyright and Artist (imgproxy's `keep_copyright` default)
+    /// in a JPEG, PNG or WebP answer.
+    @Test func theCopyrightFieldsAreKept() async throws {
+        let plain = try JPEGFixtures.compress(Self.photo.pixels, width: 192, height: 144)
+        let source = try EmbeddedMetadata(exif: ServerResultMetadataTests.sourceEXIF).embed(in: plain, format: .jpeg)
+        try await withTestOrigin { origin in
+            origin.setRoute("/e.jpg", .data(Array(source), contentType: "image/jpeg"))
+            try await withImageServer(loopbackServerConfiguration()) { server in
+                let path = "/insecure/rs:fit:96:72/f:best/plain/http://127.0.0.1:\(origin.port)/e.jpg"
+                let kept = try await server.get(path, headers: [("Accept", "image/webp,image/*")])
+                #expect(["image/jpeg", "image/webp", "image/png"].contains(kept.header("Content-Type")))
+                let block = try #require(CopyrightEXIF.exifBlock(in: kept.body))
+                #expect(CopyrightEXIF(tiff: block) == CopyrightEXIF(artist: Array("Ann".utf8), copyright: Array("(c) 2026 Ann".utf8)))
+                let dropped = try await server.get(path.replacingOccurrences(of: "f:best", with: "f:best/kcr:0"),
+                                                   headers: [("Accept", "image/webp,image/*")])
+                #expect(CopyrightEXIF.exifBlock(in: dropped.body) == nil)
+            }
+        }
+    }
+
     @Test func settingsOutOfRangeAreRefused() throws {
         for adjust: (inout ServerConfiguration) -> Void in [
             { $0.autoQualityTarget = 0 }, { $0.autoQualityTarget = 1.01 }, { $0.autoQualityTarget = .nan },

@@ -55,9 +55,10 @@ struct ServerConnectionTimeoutTests {
     @Test func anIdleKeptAliveConnectionIsClosedAfterTheKeepAliveTimeout() async throws {
         let messages = RecordingLogHandler.Messages()
         // A read timeout a loaded run can meet before the first head is read, still below the
-        // keep-alive timeout (2 s).
+        // keep-alive timeout (2 s); both ten times longer in an instrumented run.
         var configuration = configuration()
-        configuration.readTimeout = 1.5
+        configuration.readTimeout = 1.5 * SanitizerRun.slowdown
+        configuration.keepAliveTimeout = 2 * SanitizerRun.slowdown
         try await withImageServer(configuration, logger: RecordingLogHandler.logger(messages)) { server in
             let socket = try RawSocket(port: server.port)
             try socket.send("GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
@@ -68,7 +69,7 @@ struct ServerConnectionTimeoutTests {
             let ending = await socket.waitForClose()
             #expect(ending.closed)
             #expect(ending.received.isEmpty)
-            // The keep-alive timeout (2 s), not the read timeout (1.5 s), closed it: the log says
+            // The keep-alive timeout, not the read timeout, closed it: the log says
             // so. (The time seen here is not checked: a loaded run may read the answer late.)
             await messages.wait(for: "connection closed reason=keep_alive_timeout")
         }
