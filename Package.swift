@@ -52,6 +52,8 @@ let package = Package(
         .systemLibrary(name: "CXattr"),
         // zlib, for the CRC-32 that checks a durable disk cache entry is whole.
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        // xxHash, for the identity of a source's bytes (XXH3, 128 bits).
+        .systemLibrary(name: "CXXHash", pkgConfig: "libxxhash", providers: [.apt(["libxxhash-dev"])]),
         // Redis's own C client, for the shared cache tier (Debian 12: hiredis 0.14, no hiredis_ssl).
         .systemLibrary(name: "CHiredis", pkgConfig: "hiredis", providers: [.apt(["libhiredis-dev"])]),
         // Colour management: embedded ICC profiles converted to sRGB.
@@ -110,7 +112,7 @@ let package = Package(
         .target(
             name: "WebImageServer",
             dependencies: [
-                "WebImage", "WebImageRedis",
+                "WebImage", "WebImageRedis", "CXXHash",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 // Its HTTP/1 child channel, which the server extends with the cache-hit handler.
                 .product(name: "HummingbirdCore", package: "hummingbird"),
