@@ -52,7 +52,7 @@ let package = Package(
         .systemLibrary(name: "CXattr"),
         // zlib, for the CRC-32 that checks a durable disk cache entry is whole.
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
-        // xxHash, for the identity of a source's bytes (XXH3, 128 bits).
+        // xxHash: the identity of a source's bytes (XXH3-128) and the shared tier's checksums (XXH3-64).
         .systemLibrary(name: "CXXHash", pkgConfig: "libxxhash", providers: [.apt(["libxxhash-dev"])]),
         // Redis's own C client, for the shared cache tier (Debian 12: hiredis 0.14, no hiredis_ssl).
         .systemLibrary(name: "CHiredis", pkgConfig: "hiredis", providers: [.apt(["libhiredis-dev"])]),
@@ -101,7 +101,7 @@ let package = Package(
         .target(
             name: "WebImageRedis",
             dependencies: [
-                "WebImageCodecs", "WebImageLoading", "CHiredis",
+                "WebImageCodecs", "WebImageLoading", "CHiredis", "CXXHash",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),

@@ -68,8 +68,25 @@ struct RedisStoreTests {
     @Test func envelopeRejectsOtherVersions() {
         var frame = RedisEnvelope(payload: Data([1, 2, 3]), metadata: Data([9])).encoded()
         #expect(RedisEnvelope(decoding: frame)?.payload == Data([1, 2, 3]))
-        frame[4] = 2
+        frame[4] = 1
         #expect(RedisEnvelope(decoding: frame) == nil)
+    }
+
+    /// A frame read back whole, also from a slice of a larger buffer; any flipped bit, a frame
+    /// cut short or one with bytes after it is refused.
+    @Test func envelopeChecksumFindsDamage() {
+        let envelope = RedisEnvelope(payload: Data((0..<5000).map { UInt8($0 % 251) }), metadata: Data("{}".utf8), storedAt: 42)
+        let frame = envelope.encoded()
+        #expect(RedisEnvelope(decoding: frame) == envelope)
+        let padded = Data([7, 7, 7]) + frame + Data([7])
+        #expect(RedisEnvelope(decoding: padded[3..<(3 + frame.count)]) == envelope)
+        for index in stride(from: 0, to: frame.count, by: 97) {
+            var damaged = frame
+            damaged[index] ^= 0x10
+            #expect(RedisEnvelope(decoding: damaged) == nil, "bit flipped at \(index)")
+        }
+        #expect(RedisEnvelope(decoding: frame.prefix(frame.count - 1)) == nil)
+        #expect(RedisEnvelope(decoding: frame + Data([0])) == nil)
     }
 
     @Test func authenticationAndDatabase() async throws {
