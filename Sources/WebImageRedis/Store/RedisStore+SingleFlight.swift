@@ -33,8 +33,9 @@ extension RedisStore {
     }
 
     /// ``valueOrLease(forKey:leaseMilliseconds:waitMilliseconds:)`` after the caller read `key`
-    /// and found nothing: asks for the lease at once, and waits for the holder's value when
-    /// another instance has it.
+    /// and found nothing: asks for the value or else the lease in one step, so a value stored
+    /// (and its lease released) since the caller's read is found rather than made again; waits
+    /// for the holder's value when another instance has the lease.
     ///
     /// The wait polls the value and the lease together (one `MGET`), first after 2 ms, then at
     /// intervals doubling up to 50 ms, for at most `waitMilliseconds`. A poll dropped in this
@@ -42,7 +43,15 @@ extension RedisStore {
     /// failure ends the wait (work alone).
     public func leaseOrValue(forKey key: String, leaseMilliseconds: Int = 10_000,
                              waitMilliseconds: Int = 5_000) async -> RedisSingleFlight {
-        switch await tryLease(forKey: key, leaseMilliseconds: leaseMilliseconds) {
+        let outcome: Result<RedisLease?, RedisError>
+        switch await storedOrLease(forKey: key, leaseMilliseconds: leaseMilliseconds) {
+        case .success(.stored(let envelope)): return .found(envelope)
+        case .success(.leased(let lease)): outcome = .success(lease)
+        case .success(.held): outcome = .success(nil)
+        case .success(.damaged): outcome = await tryLease(forKey: key, leaseMilliseconds: leaseMilliseconds)
+        case .failure(let error): outcome = .failure(error)
+        }
+        switch outcome {
         case .success(let lease?):
             return .lead(lease)
         case .success(nil):
@@ -76,6 +85,55 @@ extension RedisStore {
             return .failure(RedisError(.reply, message))
         case .success:
             return .failure(RedisError(.reply, "unexpected reply to SET NX"))
+        case .failure(let error):
+            return .failure(error)
+        }
+    }
+
+    /// What ``storedOrLease(forKey:leaseMilliseconds:)`` found.
+    private enum StoredOrLease {
+        case stored(RedisEnvelope)
+        case leased(RedisLease)
+        /// Another instance holds the lease.
+        case held
+        /// A value that is not a whole envelope: the caller asks for the lease alone.
+        case damaged
+    }
+
+    /// `key`'s value, or else the lease on its work when no instance holds it, in one script, so
+    /// nothing is stored between the read and the `SET NX`.
+    private func storedOrLease(forKey key: String, leaseMilliseconds: Int) async -> Result<StoredOrLease, RedisError> {
+        let lease = RedisLease(name: keys.lease(key), routingKey: keys.value(key), token: Self.makeToken())
+        let script = """
+            local value = redis.call('get', KEYS[1])
+            if value then return {1, value} end
+            if redis.call('set', KEYS[2], ARGV[1], 'NX', 'PX', ARGV[2]) then return {2} end
+            return {3}
+            """
+        let milliseconds = String(min(max(leaseMilliseconds, 1), Self.longestLease))
+        let reply = await client.command([Data("EVAL".utf8), Data(script.utf8), Data("2".utf8), lease.routingKey, lease.name,
+                                          lease.token, Data(milliseconds.utf8)], routingKey: lease.routingKey)
+        switch reply {
+        case .success(.array(let parts)):
+            switch parts.first {
+            case .integer(1):
+                guard parts.count == 2, case .data(let frame) = parts[1], let envelope = RedisEnvelope(decoding: frame) else {
+                    client.counters.count(.corrupt)
+                    return .success(.damaged)
+                }
+                return .success(.stored(envelope))
+            case .integer(2):
+                client.counters.count(.leaseTaken)
+                return .success(.leased(lease))
+            case .integer(3):
+                return .success(.held)
+            default:
+                return .failure(RedisError(.reply, "unexpected reply to the value-or-lease script"))
+            }
+        case .success(.error(let message)):
+            return .failure(RedisError(.reply, message))
+        case .success:
+            return .failure(RedisError(.reply, "unexpected reply to the value-or-lease script"))
         case .failure(let error):
             return .failure(error)
         }

@@ -155,6 +155,34 @@ struct RedisSingleFlightTests {
         }
     }
 
+    /// A value stored (and its lease released) after the caller's read missed is found by
+    /// `leaseOrValue`, not made again under a new lease; a damaged value still leads to a lease.
+    @Test func aValueStoredSinceTheReadIsFoundWithoutALease() async throws {
+        try await withRedisServer { redis in
+            let client = RedisClient(configuration: redis.configuration())
+            defer { client.close() }
+            let store = RedisStore(client: client, namespace: "flight")
+            #expect(await store.entry(forKey: "k") == nil)
+            let written = Watched(false)
+            store.store(Data("made elsewhere".utf8), forKey: "k") { ok in written.update { $0 = ok } }
+            await written.wait("the other instance's write") { $0 }
+            guard case .found(let envelope) = await store.leaseOrValue(forKey: "k") else {
+                Issue.record("the stored value was not found")
+                return
+            }
+            #expect(envelope.payload == Data("made elsewhere".utf8))
+            #expect(client.statistics.leasesTaken == 0)
+            let raw = store.keys.value("bad")
+            let set = await client.command([Data("SET".utf8), raw, Data("not an envelope".utf8)], routingKey: raw)
+            #expect((try? set.get()) == .status("OK"))
+            guard case .lead = await store.leaseOrValue(forKey: "bad") else {
+                Issue.record("a damaged value should lead to a lease")
+                return
+            }
+            #expect(client.statistics.leasesTaken == 1)
+        }
+    }
+
     @Test func aHolderThatFailsLetsTheWaiterWorkAlone() async throws {
         try await withRedisServer { redis in
             let client = RedisClient(configuration: redis.configuration())

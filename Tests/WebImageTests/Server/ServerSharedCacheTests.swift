@@ -14,8 +14,8 @@ struct ServerSharedCacheTests {
         loopbackServerConfiguration {
             $0.sharedCache = redis.configuration()
             $0.sharedCacheTTL = 300
-            // Long enough that a waiter never gives up on a loaded (or instrumented) run and takes
-            // a lease of its own: the tests count the leases.
+            // Long enough that a waiter never gives up on a loaded (or instrumented) run and
+            // fetches alone: the tests count the origin's requests.
             $0.sharedCacheLeaseWait = 20 * SanitizerRun.slowdown
         }
     }
