@@ -33,6 +33,9 @@ enum HEIFPixels {
               Int(stride) >= width * 4 else {
             throw WebImageError.badData("libheif returned no usable RGBA plane (\(width)x\(height), \(depth) bits).")
         }
+        try checkShape(PixelSize(width: width, height: height),
+                       declared: PixelSize(width: Int(heif_image_handle_get_width(handle)),
+                                           height: Int(heif_image_handle_get_height(handle))))
         let rows = PixelRows(base: plane, width: width, height: height, bytesPerRow: Int(stride))
         let premultiplied = heif_image_handle_is_premultiplied_alpha(handle) != 0
             && heif_image_handle_has_alpha_channel(handle) != 0
@@ -48,6 +51,21 @@ enum HEIFPixels {
             color.apply(out)
         }
         return Resampler.resize(full, to: size, filter: filter)
+    }
+
+    /// Refuses a decoded picture whose shape is not the declared one's (their aspect ratios more
+    /// than 1% apart). libheif decodes what the coded stream holds, which a damaged or hostile
+    /// file makes differ from its header (a 64×8240 picture for a 16384×48 image), and resampling
+    /// one into the other would take work out of all proportion to either: every source row
+    /// widened to the declared width. Of the same shape, the work is bounded by the larger of the
+    /// two, as for any resize.
+    static func checkShape(_ decoded: PixelSize, declared: PixelSize) throws {
+        guard decoded != declared else { return }
+        let across = Double(decoded.width) * Double(declared.height)
+        let down = Double(declared.width) * Double(decoded.height)
+        guard abs(across - down) <= 0.01 * max(across, down) else {
+            throw WebImageError.badData("libheif decoded a \(decoded.width)x\(decoded.height) picture for an image declared \(declared.width)x\(declared.height).")
+        }
     }
 
     /// Divides each colour by its alpha, rounding (a colour over its alpha is clamped).
