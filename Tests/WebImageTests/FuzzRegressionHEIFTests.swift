@@ -62,6 +62,37 @@ struct FuzzRegressionHEIFTests {
         }
     }
 
+    /// fuzz-heif (an abort: libheif 1.15's `assert(imginfo)` in `decode_image_planar`): the
+    /// primary item is an `iden` derived image whose `dimg` reference leads to no image item.
+    /// Such a file is now refused before libheif decodes it.
+    @Test func anIdentityOfAMissingImageIsRefused() {
+        let data = FuzzReplay.bytes("""
+        AAAAHGZ0eXBoZWljAAAAAG1pZjFoZWljbWlhZgAABAttZXRhAAAAAAAAACFoZGxyAAAAAAAAAABwaWN0AAAAAAAAAAAAAAAA
+        AAAAAA5waXRtAAAAAAACAAAAEGlkYXQAAAAAABAAEAAAADhpbG9jAQAAAERAAAIAAQAAAAAAAAQvAAEAAAAAAAAANwACAAEA
+        AAAAAAAAAQAAAAAAAAAIAAAAOGlpbmYAAAAAAAIAAAAVaW5mZQIAAAEAAQAASHZjMQAAAAAVaW5mZQIAAAAAAgAAaWRlbgAA
+        AAM2aXBycAAAAxNpcGNvAAAAd2h2Y0MBBAgAAAAAAAAAAAAe8AD8//j4AAAPAyAAAQAXQAEMAf//BAgAAAMAnjgAAAMAAB66
+        AkAhAAEAKkIBAQQIAAADAJ44AAADAAAekAQQILLdVdNc3AgIGBAAAAMAEAAAAwAQgCIAAQAIRAHBcxgwGJAAAAAUaXNwZQAA
+        AAAAAABAAAAAQAAAABRpc3BlAAAAAAAAABAAAAAQAAACXGNvbHJwcm9mAAACUGxjbXMEQAAAbW50clJHQiBYWVogB+oACwAY
+        ABMAKgAoQWNzcEFQUEwAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAPbWAAEAAAAA0y1sY21zAAAAAAAAAAAAAAAAAAAAAAAA
+        AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAALZGVzYwAAAQgAAAA6Y3BydAAAAUQAAABMdwBwaWN0AAAAAAAAAAAAAAAA
+        AAAAAA5waXRtAAAAAAACAAAAEGlkYXQAAAAAABAAEAAAADhpbG9jAQAAAERAAAIAAQAAAAAAAAQvAAEAAAAAAAADAAAekAQQ
+        ILLdVdNc3AgIGBAAAAMAEAAAAwAQgCIAAQAIRAHBcxgwGJAAAAAUaXNwZQAAAAAAAABAAAAAQAAAABRpc3BlAAAAAAAAABAA
+        AAAQAAACXGNvbHJwcm9mAAACUGxjbXMEQAAAbW50clJHQiAe8AD8//j4AAAPAyAAAQAXQAEMAf//BAgAAAMAnjgAAAMAAB66
+        AkAhAAEAKkIBAQQIAAADAJ44AAADAAAekAQQILLdVdNc3AgIGBAAAAMAEAAAAwAQgCIAAQAIRAHBcxgwGJAAAAAUaXNwZQAA
+        AAAAAABAAAAAQAAAABRpc3BlAAAAAAAAABAAAAAQAAACXGNvbHJwcm9mAAACUGxjbXMEQAAAbW50clJHQiBYWVogB+oACwAY
+        ABMAKgAoYWNzcEEADVkAAAAAADAKW2Nocm0AAAAAAAMAAAAArhQAAFHsAABD1wAAsKQAACZmAAAPXAAAABBwaXhpAAAAAAMI
+        CAgAAAAbaXBtYQAAAAAAAAACAAECgQIAAgMDhIUAAAAaaXJlZgAAAAAAAAAOZGltZwACAAEAAQAAAD9tZGF0AAAAMygBrwYy
+        Foc0iSDwvztf//9VX9l+2ISArOvJ1n7WY8fkt5CRnvRfexhS5Tx0IPScU7nNgA==
+        """)
+        #expect(data.count == 1126)
+        let dangling = data.withUnsafeBytes { HEIFGridHeader.primaryIdentityIsDangling($0.bindMemory(to: UInt8.self)) }
+        #expect(dangling)
+        for options in FuzzReplay.optionSets {
+            let outcome = FuzzReplay.decode(data, with: HEIFCoder(), options: options, formats: [.heif])
+            #expect((try? outcome.get()) == nil)
+        }
+    }
+
     /// fuzz-heif (out of memory, an 805 MB allocation in libheif): the primary item is a grid
     /// whose `ispe` says 64x48 (48x64 turned) but whose grid data declares a 12288x16384 canvas,
     /// which libheif 1.15 allocates as declared. The grid's own size is now read from the file

@@ -19,7 +19,10 @@ enum HEIFDecoder {
     /// Decodes `bytes` per `options` and tags the image `format` (`.heic` or `.heif`).
     static func decode(_ bytes: UnsafeBufferPointer<UInt8>, format: ImageFormat,
                        options: DecodeOptions) throws -> Image {
-        try withPrimaryImage(bytes) { primary in
+        if HEIFGridHeader.primaryIdentityIsDangling(bytes) {
+            throw WebImageError.badData("The primary image is an 'iden' derived image of an item the file does not hold as an image.")
+        }
+        return try withPrimaryImage(bytes) { primary in
             let shown = shownSize(primary)
             try options.limits.check(shown, format: format)
             try options.limits.check(storedSize(primary) ?? shown, format: format)

@@ -38,6 +38,45 @@ struct HEIFGridHeader {
         return PixelSize(width: width, height: height)
     }
 
+    /// Whether the primary item is an `iden` derived image whose `dimg` reference does not lead
+    /// to an image item of the file (directly or through further `iden` items, at most 8 deep).
+    /// libheif 1.15 asserts that the referenced image exists and aborts the process otherwise.
+    static func primaryIdentityIsDangling(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        HEIFGridHeader(bytes: bytes).primaryIdentityIsDangling()
+    }
+
+    /// The item types libheif 1.15 holds as images.
+    private static let imageTypes: Set<String> = ["hvc1", "av01", "grid", "iden", "iovl", "jpeg"]
+
+    private func primaryIdentityIsDangling() -> Bool {
+        guard let meta = boxes(in: 0..<bytes.count).first(where: { $0.type == "meta" }) else { return false }
+        let children = boxes(in: (meta.payload.lowerBound + 4)..<meta.payload.upperBound)
+        func child(_ type: String) -> Box? { children.first { $0.type == type } }
+        guard let pitm = child("pitm"), let primary = primaryID(pitm), let iinf = child("iinf"),
+              itemType(of: primary, in: iinf) == "iden" else { return false }
+        var item = primary
+        for _ in 0..<8 {
+            guard let iref = child("iref"), let target = derivedSource(of: item, in: iref),
+                  let type = itemType(of: target, in: iinf), Self.imageTypes.contains(type) else { return true }
+            guard type == "iden" else { return false }
+            item = target
+        }
+        return true
+    }
+
+    /// The first item `id`'s `dimg` reference in `iref` points to.
+    private func derivedSource(of id: Int, in iref: Box) -> Int? {
+        guard let version = read(iref.payload.lowerBound, 1, within: iref.payload) else { return nil }
+        let idSize = version == 0 ? 2 : 4
+        for reference in boxes(in: (iref.payload.lowerBound + 4)..<iref.payload.upperBound) where reference.type == "dimg" {
+            let p = reference.payload
+            guard let from = read(p.lowerBound, idSize, within: p), from == id,
+                  let count = read(p.lowerBound + idSize, 2, within: p), count > 0 else { continue }
+            return read(p.lowerBound + idSize + 2, idSize, within: p)
+        }
+        return nil
+    }
+
     private struct Box {
         let type: String
         let payload: Range<Int>
