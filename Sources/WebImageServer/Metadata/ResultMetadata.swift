@@ -33,14 +33,14 @@ struct ResultMetadata: Sendable {
     /// whose colours the decode kept when `profileKept`.
     func embedded(for image: Image, as format: ImageFormat, source data: Data, profileKept: Bool) -> EmbeddedMetadata {
         guard EmbeddedMetadata.formats.contains(format) else { return EmbeddedMetadata() }
-        var metadata = EmbeddedMetadata()
+        var metadata = copyright(source: data)
         if profileKept { metadata.iccProfile = image.colorProfile?.iccData }
-        if keepsCopyright { metadata.exif = CopyrightEXIF(source: data).tiff }
         return metadata
     }
 
-    /// The copyright fields alone, for a `format:best` result: its format is chosen after it is
-    /// encoded, and its colours are converted to sRGB (embedded only in formats that carry EXIF).
+    /// The copyright fields alone (when kept): all a `format:best` result carries, since its
+    /// format is chosen after it is encoded and its colours are converted to sRGB (embedded only
+    /// in formats that carry EXIF).
     func copyright(source data: Data) -> EmbeddedMetadata {
         keepsCopyright ? EmbeddedMetadata(exif: CopyrightEXIF(source: data).tiff) : EmbeddedMetadata()
     }

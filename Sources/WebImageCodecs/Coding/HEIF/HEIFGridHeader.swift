@@ -1,10 +1,12 @@
-/// Reads the output size an image grid declares for the primary item of a HEIF file.
+/// Reads what libheif 1.15 trusts too far about a HEIF file's primary item, before libheif sees
+/// the file: the output size an image grid declares, and whether an `iden` item's reference
+/// leads to an image.
 ///
 /// libheif 1.15 sizes a grid's canvas from the grid's own data, not from the item's `ispe`
 /// property (which is what its API reports), and allows up to 32767 pixels a side: a file whose
 /// `ispe` says 64×64 can make it allocate gigabytes. The decoder checks this size against the
-/// limits too. Only the boxes needed are read (`pitm`, `iinf`/`infe`, `iloc`, `idat` in `meta`);
-/// anything unexpected gives `nil`, leaving the file to libheif's own checks.
+/// limits too. Only the boxes needed are read (`pitm`, `iinf`/`infe`, `iloc`, `idat`, `iref` in
+/// `meta`); anything unexpected gives `nil` (or `false`), leaving the file to libheif's own checks.
 struct HEIFGridHeader {
     private let bytes: UnsafeBufferPointer<UInt8>
 
@@ -13,12 +15,18 @@ struct HEIFGridHeader {
         HEIFGridHeader(bytes: bytes).primaryGridSize()
     }
 
-    private func primaryGridSize() -> PixelSize? {
+    /// The boxes inside `meta` and the primary item's ID, when the file has both.
+    private func primaryItem() -> (children: [Box], primary: Int)? {
         guard let meta = boxes(in: 0..<bytes.count).first(where: { $0.type == "meta" }) else { return nil }
         let children = boxes(in: (meta.payload.lowerBound + 4)..<meta.payload.upperBound) // a full box
+        guard let pitm = children.first(where: { $0.type == "pitm" }), let primary = primaryID(pitm) else { return nil }
+        return (children, primary)
+    }
+
+    private func primaryGridSize() -> PixelSize? {
+        guard let (children, primary) = primaryItem() else { return nil }
         func child(_ type: String) -> Box? { children.first { $0.type == type } }
-        guard let pitm = child("pitm"), let primary = primaryID(pitm),
-              let iinf = child("iinf"), itemType(of: primary, in: iinf) == "grid",
+        guard let iinf = child("iinf"), itemType(of: primary, in: iinf) == "grid",
               let iloc = child("iloc"), let extent = location(of: primary, in: iloc) else { return nil }
         let base: Int
         switch extent.method {
@@ -49,14 +57,13 @@ struct HEIFGridHeader {
     private static let imageTypes: Set<String> = ["hvc1", "av01", "grid", "iden", "iovl", "jpeg"]
 
     private func primaryIdentityIsDangling() -> Bool {
-        guard let meta = boxes(in: 0..<bytes.count).first(where: { $0.type == "meta" }) else { return false }
-        let children = boxes(in: (meta.payload.lowerBound + 4)..<meta.payload.upperBound)
-        func child(_ type: String) -> Box? { children.first { $0.type == type } }
-        guard let pitm = child("pitm"), let primary = primaryID(pitm), let iinf = child("iinf"),
+        guard let (children, primary) = primaryItem(),
+              let iinf = children.first(where: { $0.type == "iinf" }),
               itemType(of: primary, in: iinf) == "iden" else { return false }
+        let iref = children.first { $0.type == "iref" }
         var item = primary
         for _ in 0..<8 {
-            guard let iref = child("iref"), let target = derivedSource(of: item, in: iref),
+            guard let iref, let target = derivedSource(of: item, in: iref),
                   let type = itemType(of: target, in: iinf), Self.imageTypes.contains(type) else { return true }
             guard type == "iden" else { return false }
             item = target
