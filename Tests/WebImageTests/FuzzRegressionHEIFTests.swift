@@ -85,8 +85,7 @@ struct FuzzRegressionHEIFTests {
         Foc0iSDwvztf//9VX9l+2ISArOvJ1n7WY8fkt5CRnvRfexhS5Tx0IPScU7nNgA==
         """)
         #expect(data.count == 1126)
-        let dangling = data.withUnsafeBytes { HEIFGridHeader.primaryIdentityIsDangling($0.bindMemory(to: UInt8.self)) }
-        #expect(dangling)
+        #expect(HEIFItemGraphTests.check(data)?.message.contains("not an image") == true)
         for options in FuzzReplay.optionSets {
             let outcome = FuzzReplay.decode(data, with: HEIFCoder(), options: options, formats: [.heif])
             #expect((try? outcome.get()) == nil)
@@ -135,7 +134,9 @@ struct FuzzRegressionHEIFTests {
         Bprtnxsy/1oEK7Rucq1tnhfcX2kQHkviVKCIzGayf3P3ml12AAAAAdEAACNB
         """)
         #expect(data.count == 2421)
-        let grid = data.withUnsafeBytes { HEIFGridHeader.primaryGridSize($0.bindMemory(to: UInt8.self)) }
+        let grid = data.withUnsafeBytes { raw in
+            HEIFItemGraph(raw.bindMemory(to: UInt8.self)).flatMap { $0.canvas(of: $0.primary) }
+        }
         #expect(grid == PixelSize(width: 12288, height: 16384))
         for options in FuzzReplay.optionSets {
             let outcome = FuzzReplay.decode(data, with: HEIFCoder(), options: options, formats: [.heic])

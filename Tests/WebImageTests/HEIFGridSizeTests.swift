@@ -7,7 +7,9 @@ import Testing
 @Suite("HEIF grid size")
 struct HEIFGridSizeTests {
     func gridSize(_ data: Data) -> PixelSize? {
-        data.withUnsafeBytes { HEIFGridHeader.primaryGridSize($0.bindMemory(to: UInt8.self)) }
+        data.withUnsafeBytes { raw in
+            HEIFItemGraph(raw.bindMemory(to: UInt8.self)).flatMap { $0.canvas(of: $0.primary) }
+        }
     }
 
     /// `data` with its `idat` grid record's output size set to `width`×`height` (16-bit fields).

@@ -19,23 +19,20 @@ enum HEIFDecoder {
     /// Decodes `bytes` per `options` and tags the image `format` (`.heic` or `.heif`).
     static func decode(_ bytes: UnsafeBufferPointer<UInt8>, format: ImageFormat,
                        options: DecodeOptions) throws -> Image {
-        if HEIFGridHeader.primaryIdentityIsDangling(bytes) {
-            throw WebImageError.badData("The primary image is an 'iden' derived image of an item the file does not hold as an image.")
-        }
+        let graph = HEIFItemGraph(bytes)
+        // Derived images, canvases and the work of their parts, before libheif follows them.
+        if let graph { try graph.checkDecoding(graph.primary, limits: options.limits, format: format) }
         return try withPrimaryImage(bytes) { primary in
             let shown = shownSize(primary)
             try options.limits.check(shown, format: format)
             try options.limits.check(storedSize(primary) ?? shown, format: format)
-            if let grid = HEIFGridHeader.primaryGridSize(bytes) {
-                // libheif sizes a grid's canvas from the grid data, which may disagree with ispe.
-                try options.limits.check(grid, format: format)
-            }
             let target = options.targetSize(for: shown)
             // The primary image's colour serves its thumbnail too (a thumbnail item rarely has
             // a colr box of its own, and shows the same picture).
             let color = HEIFColor.plan(primary, options: options)
             let bitmap: Bitmap
-            if target != shown, let thumbnail = thumbnail(of: primary, covering: target, limits: options.limits) {
+            if target != shown,
+               let thumbnail = thumbnail(of: primary, covering: target, limits: options.limits, graph: graph, format: format) {
                 defer { heif_image_handle_release(thumbnail) }
                 // A thumbnail item that fails to decode leaves the primary image to serve.
                 bitmap = try (try? HEIFPixels.bitmap(of: thumbnail, color: color, size: target, filter: options.resamplingFilter))
@@ -49,16 +46,21 @@ enum HEIFDecoder {
     }
 
     /// The smallest embedded thumbnail whose shown size covers `target` and has the primary's
-    /// aspect ratio (within rounding); `nil` when there is none. The caller releases it.
+    /// aspect ratio (within rounding), and that `graph` finds safe to decode; `nil` when there
+    /// is none. The caller releases it.
     static func thumbnail(of primary: OpaquePointer, covering target: PixelSize,
-                          limits: DecodeLimits) -> OpaquePointer? {
+                          limits: DecodeLimits, graph: HEIFItemGraph?, format: ImageFormat) -> OpaquePointer? {
         let count = Int(heif_image_handle_get_number_of_thumbnails(primary))
         guard count > 0 else { return nil }
         var ids = [heif_item_id](repeating: 0, count: count)
         let listed = Int(heif_image_handle_get_list_of_thumbnail_IDs(primary, &ids, Int32(count)))
         let shown = shownSize(primary)
         var best: (handle: OpaquePointer, area: Int)?
-        for id in ids.prefix(listed) {
+        func safe(_ id: heif_item_id) -> Bool {
+            guard let graph else { return false }
+            return (try? graph.checkDecoding(Int(id), limits: limits, format: format)) != nil
+        }
+        for id in ids.prefix(listed) where safe(id) {
             var handle: OpaquePointer?
             guard heif_image_handle_get_thumbnail(primary, id, &handle).code == heif_error_Ok,
                   let handle else { continue }
