@@ -136,6 +136,53 @@ AVX2 static void horizontal_avx2(const float *scratch, const ptrdiff_t *first, p
     }
 }
 
+/// Byte shuffles making two RGBA8 pixels (bytes 0-7 of each 128-bit lane: pixels 0 and 1 in the
+/// low lane, 2 and 3 in the high lane) into 16-bit channel pairs r0 r1 g0 g1 b0 b1 a0 a1.
+#define PAIR_LOW 0, -1, 4, -1, 1, -1, 5, -1, 2, -1, 6, -1, 3, -1, 7, -1
+#define PAIR_HIGH 8, -1, 12, -1, 9, -1, 13, -1, 10, -1, 14, -1, 11, -1, 15, -1
+
+AVX2 static void horizontal_fixed_avx2(const uint8_t *row, ptrdiff_t span_end, uint8_t *tail,
+                                       const ptrdiff_t *first, ptrdiff_t taps, const int32_t *pairs4,
+                                       ptrdiff_t count, float *out) {
+    // Columns from `tail_start` to the span's end, then `taps` zero pixels, so the padding taps of
+    // the last destination pixels read inside this copy instead of past the row.
+    ptrdiff_t tail_start = span_end > taps ? span_end - taps : 0;
+    for (ptrdiff_t i = 0; i < 4 * (span_end - tail_start); i++) tail[i] = row[4 * tail_start + i];
+    for (ptrdiff_t i = 4 * (span_end - tail_start); i < 4 * (span_end - tail_start + taps); i++) tail[i] = 0;
+    const __m256i pair256 = _mm256_setr_epi8(PAIR_LOW, PAIR_HIGH);
+    const __m128i pair128 = _mm_setr_epi8(PAIR_LOW);
+    const __m128 unit = _mm_set1_ps(1.0f / (float)(1 << WEBIMAGE_RESAMPLE_FIXED_BITS));
+    ptrdiff_t pairs = taps / 2;
+    for (ptrdiff_t x = 0; x < count; x++) {
+        const uint8_t *p = first[x] + taps <= span_end ? row + 4 * first[x] : tail + 4 * (first[x] - tail_start);
+        const int32_t *w = pairs4 + 4 * pairs * x;
+        __m256i a0 = _mm256_setzero_si256(), a1 = _mm256_setzero_si256();
+        ptrdiff_t t = 0;
+        for (; t + 8 <= taps; t += 8) {
+            __m256i p0 = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(p + 4 * t)));
+            __m256i p1 = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(p + 4 * t + 16)));
+            a0 = _mm256_add_epi32(a0, _mm256_madd_epi16(_mm256_shuffle_epi8(p0, pair256),
+                                                        _mm256_loadu_si256((const __m256i *)(w + 2 * t))));
+            a1 = _mm256_add_epi32(a1, _mm256_madd_epi16(_mm256_shuffle_epi8(p1, pair256),
+                                                        _mm256_loadu_si256((const __m256i *)(w + 2 * t + 8))));
+        }
+        if (t + 4 <= taps) {
+            __m256i p0 = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(p + 4 * t)));
+            a0 = _mm256_add_epi32(a0, _mm256_madd_epi16(_mm256_shuffle_epi8(p0, pair256),
+                                                        _mm256_loadu_si256((const __m256i *)(w + 2 * t))));
+            t += 4;
+        }
+        __m256i a = _mm256_add_epi32(a0, a1);
+        __m128i sum = _mm_add_epi32(_mm256_castsi256_si128(a), _mm256_extracti128_si256(a, 1));
+        if (t < taps) {
+            __m128i p0 = _mm_loadl_epi64((const __m128i *)(p + 4 * t));
+            sum = _mm_add_epi32(sum, _mm_madd_epi16(_mm_shuffle_epi8(p0, pair128),
+                                                    _mm_loadu_si128((const __m128i *)(w + 2 * t))));
+        }
+        _mm_storeu_ps(out + 4 * x, _mm_mul_ps(_mm_cvtepi32_ps(sum), unit));
+    }
+}
+
 AVX2 static void vertical_sum_avx2(const float *const *rows, const float *weights, ptrdiff_t taps,
                                    ptrdiff_t floats, int accumulate, float *sum) {
     ptrdiff_t i = 0;
@@ -205,10 +252,16 @@ static int has_avx2(void) { return 0; }
 
 // MARK: Entry points
 
+int webimage_resample_has_fixed_horizontal(void) { return has_avx2(); }
+
 void webimage_resample_horizontal(const uint8_t *row, float *scratch, ptrdiff_t span_start, ptrdiff_t span_end,
                                   int alpha, const ptrdiff_t *first, ptrdiff_t taps, const float *weights4,
-                                  ptrdiff_t count, float *out, int portable) {
+                                  const int32_t *fixed_pairs4, ptrdiff_t count, float *out, int portable) {
 #ifdef WEBIMAGE_RESAMPLE_AVX2
+    if (!portable && !alpha && fixed_pairs4 && has_avx2()) {
+        horizontal_fixed_avx2(row, span_end, (uint8_t *)scratch, first, taps, fixed_pairs4, count, out);
+        return;
+    }
     if (!portable && has_avx2()) {
         convert_row_avx2(row, scratch, span_start, span_end, alpha);
         horizontal_avx2(scratch, first, taps, weights4, count, out);

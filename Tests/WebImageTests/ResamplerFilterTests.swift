@@ -197,3 +197,26 @@ struct ResamplerFilterTests {
         }
     }
 }
+
+extension ResamplerFilterTests {
+    /// The fixed-point weights of the opaque horizontal pass: each destination pixel's weights
+    /// sum to one in fixed point (flat areas stay exact), in pairs repeated four times.
+    @Test(arguments: [(2000, 512), (1000, 512), (512, 1000), (37, 5), (7, 7)])
+    func fixedPointWeightsKeepEachPixelsSum(_ source: Int, _ count: Int) throws {
+        let taps = Resampler.Taps(source: source, start: 0, length: Double(source), count: count, filter: .lanczos3)
+        let width = ((taps.counts.max() ?? 1) + 1) & ~1
+        let table = try #require(taps.pairedFixedWeights(width: width))
+        #expect(table.count == count * width * 2)
+        for index in 0..<count {
+            let row = Array(table[(index * width * 2)..<((index + 1) * width * 2)])
+            var sum = 0
+            for pair in 0..<(width / 2) {
+                let lanes = row[(4 * pair)..<(4 * pair + 4)]
+                #expect(Set(lanes).count == 1)
+                let value = UInt32(bitPattern: lanes.first!)
+                sum += Int(Int16(truncatingIfNeeded: value)) + Int(Int16(truncatingIfNeeded: value >> 16))
+            }
+            #expect(sum == 1 << 14, "pixel \(index)")
+        }
+    }
+}

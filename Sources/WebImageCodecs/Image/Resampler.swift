@@ -72,6 +72,9 @@ public enum Resampler {
         let xTapWidth = ((xTaps.counts.max() ?? 1) + 1) & ~1
         var scratchRow = [Float](repeating: 0, count: (source.width + xTapWidth) * 4)
         let xWeights4 = xTaps.paddedWeights(width: xTapWidth, lanes: 4)
+        // Opaque rows go through the fixed-point pass where CResample has one for the processor.
+        let xFixed = alpha == 0 && !portable && webimage_resample_has_fixed_horizontal() != 0
+            ? xTaps.pairedFixedWeights(width: xTapWidth) : nil
         let columns = xTaps.span
 
         return ring.withUnsafeMutableBufferPointer { ring in
@@ -79,6 +82,7 @@ public enum Resampler {
            scratchRow.withUnsafeMutableBufferPointer { scratch in
             rowPointers.withUnsafeMutableBufferPointer { rows in
              xWeights4.withUnsafeBufferPointer { xWeights4 in
+             (xFixed ?? []).withUnsafeBufferPointer { xFixedPairs in
              xTaps.first.withUnsafeBufferPointer { xFirst in
                 yTaps.withTables { yFirst, yCounts, yOffsets, yWeights in
                     /// Source row `sourceRow` resampled horizontally into its ring slot unless it
@@ -90,7 +94,8 @@ public enum Resampler {
                             ringSource[slot] = sourceRow
                             webimage_resample_horizontal(source.base + sourceRow &* srcStride, scratch.baseAddress!,
                                                          columns.lowerBound, columns.upperBound, alpha,
-                                                         xFirst.baseAddress!, xTapWidth, xWeights4.baseAddress!, dstW, start, kernels)
+                                                         xFirst.baseAddress!, xTapWidth, xWeights4.baseAddress!,
+                                                         xFixed == nil ? nil : xFixedPairs.baseAddress, dstW, start, kernels)
                         }
                         return UnsafePointer(start)
                     }
@@ -117,6 +122,7 @@ public enum Resampler {
                         }
                     }
                 }
+             }
              }
              }
             }

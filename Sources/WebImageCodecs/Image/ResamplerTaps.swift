@@ -1,3 +1,5 @@
+import CResample
+
 extension Resampler {
     /// For each destination index along one axis: a run of consecutive source indices starting
     /// at `first`, `count` long, whose weights (summing to 1) start at `offsets` in `weights`.
@@ -93,6 +95,45 @@ extension Resampler {
                 for t in 0..<counts[index] {
                     let weight = weights[offsets[index] + t], at = row + t * lanes
                     for lane in 0..<lanes { table[at + lane] = weight }
+                }
+            }
+            return table
+        }
+
+        /// The weights as fixed point with `WEBIMAGE_RESAMPLE_FIXED_BITS` fraction bits for
+        /// CResample's opaque horizontal pass: `width` (even, at least the largest count) per
+        /// destination index with zeros after its own, in pairs of taps, each pair one 32-bit
+        /// value (the even tap's 16-bit weight in the low half) repeated four times. Each index's
+        /// rounded weights keep its rounded sum. `nil` when a weight or the sum of a row's
+        /// magnitudes does not fit the 16- and 32-bit sums.
+        func pairedFixedWeights(width: Int) -> [Int32]? {
+            precondition(width % 2 == 0 && width >= (counts.max() ?? 0), "pairs of taps for every index")
+            let one = Float(1 << WEBIMAGE_RESAMPLE_FIXED_BITS)
+            var table = [Int32](repeating: 0, count: counts.count * width * 2)
+            var fixed = [Int](repeating: 0, count: width)
+            for index in counts.indices {
+                let count = counts[index], offset = offsets[index]
+                var exact: Float = 0, total = 0, largest = 0
+                for t in 0..<width {
+                    guard t < count else { fixed[t] = 0; continue }
+                    let scaled = (weights[offset + t] * one).rounded()
+                    guard scaled.isFinite, abs(scaled) <= 32767 else { return nil }
+                    fixed[t] = Int(scaled)
+                    exact += weights[offset + t]
+                    total += fixed[t]
+                    if abs(fixed[t]) > abs(fixed[largest]) { largest = t }
+                }
+                let target = (exact * one).rounded()
+                guard target.isFinite, abs(target) <= 32767 else { return nil }
+                fixed[largest] += Int(target) - total
+                let magnitude = fixed.reduce(0) { $0 + abs($1) }
+                guard abs(fixed[largest]) <= 32767, magnitude <= 1 << 22 else { return nil }
+                let row = index * width * 2
+                for pair in 0..<(width / 2) {
+                    let low = UInt32(UInt16(truncatingIfNeeded: fixed[2 * pair]))
+                    let high = UInt32(UInt16(truncatingIfNeeded: fixed[2 * pair + 1]))
+                    let value = Int32(bitPattern: low | high << 16)
+                    for lane in 0..<4 { table[row + 4 * pair + lane] = value }
                 }
             }
             return table
