@@ -130,6 +130,38 @@ struct ServerHostileRequestTests {
         }
     }
 
+    /// HEIF sources whose item graph libheif 1.15 would follow into an abort (an overlay of a
+    /// non-image), a stack overflow (a grid made from itself) or hours of decoding (one large
+    /// tile named 256 times) are refused before libheif decodes them.
+    @Test func heifSourcesThatLibheifCannotSurviveAreRefused() async throws {
+        typealias Item = HEIFItemFile.Item
+        let sources: [(String, HEIFItemFile, String)] = [
+            ("overlay.heic", HEIFItemFile(primary: 1, items: [
+                Item(id: 1, type: "iovl", size: (64, 64), data: HEIFItemFile.overlayData(width: 64, height: 64, layers: 1)),
+                Item(id: 2, type: "Exif", data: [0, 0, 0, 0]),
+            ], references: [("dimg", 1, [2])]), "not an image"),
+            ("cycle.heic", HEIFItemFile(primary: 1, items: [
+                Item(id: 1, type: "grid", size: (64, 64), data: HEIFItemFile.gridData(rows: 1, columns: 1, width: 64, height: 64)),
+            ], references: [("dimg", 1, [1])]), "made from itself"),
+            ("amplified.heic", HEIFItemFile(primary: 1, items: [
+                Item(id: 1, type: "grid", size: (512, 512), data: HEIFItemFile.gridData(rows: 16, columns: 16, width: 512, height: 512)),
+                Item(id: 2, type: "hvc1", size: (4096, 4096)),
+            ], references: [("dimg", 1, [Int](repeating: 2, count: 256))]), "pixels from its parts"),
+        ]
+        try await withTestOrigin { origin in
+            for (path, file, _) in sources { origin.setRoute("/\(path)", .data(Array(file.bytes), contentType: "image/heic")) }
+            try await withImageServer(loopbackServerConfiguration()) { server in
+                for (path, _, said) in sources {
+                    let reply = try await server.get("/insecure/w:100/plain/http://127.0.0.1:\(origin.port)/\(path)@png")
+                    #expect(reply.status == 422, "\(path)")
+                    #expect(reply.error?.name == "source_not_an_image", "\(path)")
+                    #expect(reply.error?.message.contains(said) == true, "\(path): \(reply.error?.message ?? "")")
+                }
+                #expect(try await server.get("/health").status == 200)
+            }
+        }
+    }
+
     @Test func queryStringsAddNoCacheKeys() async throws {
         let photo = photo
         try await withTestOrigin { origin in
