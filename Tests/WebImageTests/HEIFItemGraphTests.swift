@@ -3,7 +3,7 @@ import Testing
 @testable import WebImageCodecs
 
 /// The HEIF item graph is checked before libheif 1.15 follows it: a derived image made from
-/// itself (libheif recursed until the stack ended), from an item that is not an image (libheif
+/// itself (libheif recursed without end and aborted), from an item that is not an image (libheif
 /// asserted and aborted), or from one large tile referenced many times (hours of decoding) is
 /// refused with a clear error, and real layouts still pass.
 @Suite("HEIF item graph")
@@ -36,7 +36,8 @@ struct HEIFItemGraphTests {
     }
 
     /// libheif 1.15 decodes a grid's tile through the same call that decodes the grid: a grid
-    /// whose tile is itself never ended until the stack overflowed.
+    /// whose tile is itself never ended: each level started a tile-decoding thread until none could
+    /// start, and the process aborted.
     @Test func aGridMadeFromItselfIsRefusedBeforeLibheifDecodesIt() {
         let file = HEIFItemFile(primary: 1, items: [
             Item(id: 1, type: "grid", size: (64, 64), data: HEIFItemFile.gridData(rows: 1, columns: 1, width: 64, height: 64)),

@@ -131,7 +131,7 @@ struct ServerHostileRequestTests {
     }
 
     /// HEIF sources whose item graph libheif 1.15 would follow into an abort (an overlay of a
-    /// non-image), a stack overflow (a grid made from itself) or hours of decoding (one large
+    /// non-image), endless recursion (a grid made from itself) or hours of decoding (one large
     /// tile named 256 times) are refused before libheif decodes them.
     @Test func heifSourcesThatLibheifCannotSurviveAreRefused() async throws {
         typealias Item = HEIFItemFile.Item

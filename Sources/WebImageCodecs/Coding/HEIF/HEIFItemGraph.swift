@@ -3,7 +3,7 @@
 ///
 /// - a derived image (`grid`, `iden`, `iovl`) whose `dimg` reference leads to an item that is
 ///   not an image (libheif asserts and aborts the process);
-/// - a cycle of `dimg` or alpha (`auxl`) references (libheif recurses until the stack ends);
+/// - a cycle of `dimg` or alpha (`auxl`) references (libheif recurses without end: Debian's build starts a tile-decoding thread at each level until none can start, and aborts);
 /// - a grid or overlay canvas, which libheif sizes from the item's data and not from the `ispe`
 ///   it reports, past the limits;
 /// - inputs decoded many times over: libheif decodes a tile once per reference to it, so a
