@@ -19,6 +19,8 @@ struct ServerProcessTests {
             origin.setRoute("/slow.jpg", held)
             let child = try ChildProcess(executable.path,
                                          ["serve", "--port", "0", "--allow-private-sources",
+                                          "--source-timeout", "\(Int(TestTimeout.download))",
+                                          "--request-timeout", "\(Int(TestTimeout.seconds))",
                                           "--cache-dir", scratch.path, "--log-level", "error"],
                                          stdout: .pipe, stderr: .file(scratch.appendingPathComponent("stderr").path))
             let banner = await offThePool { String(decoding: child.readAvailableStdout(), as: UTF8.self) }

@@ -98,6 +98,8 @@ func loopbackServerConfiguration(_ adjust: (inout ServerConfiguration) -> Void =
     // tests of these limits set their own.
     configuration.sourceTimeout = TestTimeout.download
     configuration.requestTimeout = TestTimeout.seconds
+    configuration.readTimeout = 10 * SanitizerRun.slowdown
+    configuration.keepAliveTimeout = 10 * SanitizerRun.slowdown
     adjust(&configuration)
     return configuration
 }
