@@ -92,6 +92,29 @@ struct FuzzRegressionHEIFTests {
         }
     }
 
+    /// fuzz-heif (a trap in the item-graph reader, 2026-11-28): an `iinf` box of 12 bytes whose
+    /// payload ends before its entry count. Reading its entries built a range whose start passed
+    /// its end; boxes inside a payload shorter than its header now read as none.
+    @Test func anItemInfoBoxShorterThanItsHeaderReadsAsNoItems() {
+        let data = FuzzReplay.bytes("""
+        AAAAHGZ0eXBoZWljAAAAAG1pZjFoZWljbWlhZgAAAbdtZXRhAAAAAAAAACFoZGxyAAAAAAAAAABwaWN0AAAAAAAAAAAAAAAA
+        AAAAAA5waXRtAAAAAAACAAAAEGlkYXQAAAAAAEAAMAAAADhpbG9jAQAAAERAAAIAAQAAAAAAAAHbAAEAAAAAAAAAgwACAAEA
+        AAAAAAAAAQAAAAAAAAAIAAAADGlpbmYAAAAAAAIAAAAVaW5mZQIAAAEAAQAFmHZjMQAAAAAVaW5mZQIAAAAAAgAAZ3JpZAAA
+        AADiaXBycAAAAL9pcGNvAAAAdmh2Y0MBA3AAAAAAAAAAAAAe8AD8/fj4AAAPAyAAAQAYQAEMAf//A3AAAAMAkAAAAwAAAwAe
+        ugJAIQABACpCAQEDcAAAAwCQAAADAAADAB6gIIEFlurkprm4EBAwIAAAAwAgAAADACEiAAEABkQBwXPAiQAAABRpc3BlAAAA
+        AAAAAEAAAABAAAAACWlyb3QDAAAAFGlzcGUAAAAAAAAAMAAAAEAAAAAQcGl4aQAAAAADCAgIAAAAG2lwbWEAAAAAAAAAAgAB
+        AoECAAIDAwSFAAAAGmlyZWYAAAAAAAAADmRpbWcAAgABAAEAAACLbWRhdAAAAH8oAa8J4CNHl8z2px/V9NWAl8Po8je+TXSY
+        d/3G0MheyNlCH43v7e8nf4sLiWIWJ7V9QM/etgY2kfkXvx3UhrnYH5EE0UERgb4aihdbpBsfBcXkrlKvAP0BThoGmu2fGzL/
+        WgQrtG5yrW2eF9xfaRAeS+JUoIjMZrJ/c/eaXXYj
+        """)
+        #expect(data.count == 606)
+        #expect(HEIFItemGraphTests.check(data) == nil)
+        for options in FuzzReplay.optionSets {
+            let outcome = FuzzReplay.decode(data, with: HEIFCoder(), options: options, formats: [.heif])
+            #expect((try? outcome.get()) == nil)
+        }
+    }
+
     /// fuzz-heif (out of memory, an 805 MB allocation in libheif): the primary item is a grid
     /// whose `ispe` says 64x48 (48x64 turned) but whose grid data declares a 12288x16384 canvas,
     /// which libheif 1.15 allocates as declared. The grid's own size is now read from the file

@@ -23,6 +23,13 @@ struct HEIFBoxReader {
         var auxiliaryType: String?
     }
 
+    /// The boxes laid end to end in `box`'s payload after its first `skip` bytes (a full box's
+    /// version and flags, an entry count); none when the payload is shorter than that.
+    func children(of box: Box, after skip: Int) -> [Box] {
+        guard skip >= 0, skip <= box.payload.count else { return [] }
+        return boxes(in: (box.payload.lowerBound + skip)..<box.payload.upperBound)
+    }
+
     /// The boxes laid end to end in `range` (stops at the first malformed header).
     func boxes(in range: Range<Int>) -> [Box] {
         var found: [Box] = []
@@ -52,9 +59,8 @@ struct HEIFBoxReader {
     /// Each item's type, from the `infe` boxes (version 2 or 3) inside `iinf`.
     func itemTypes(_ iinf: Box) -> [Int: String] {
         guard let version = read(iinf.payload.lowerBound, 1, within: iinf.payload) else { return [:] }
-        let entries = iinf.payload.lowerBound + 4 + (version == 0 ? 2 : 4)
         var types: [Int: String] = [:]
-        for infe in boxes(in: entries..<iinf.payload.upperBound) where infe.type == "infe" {
+        for infe in children(of: iinf, after: 4 + (version == 0 ? 2 : 4)) where infe.type == "infe" {
             let p = infe.payload
             guard let infeVersion = read(p.lowerBound, 1, within: p), infeVersion >= 2 else { continue }
             let idSize = infeVersion == 2 ? 2 : 4
@@ -71,7 +77,7 @@ struct HEIFBoxReader {
         guard let version = read(iref.payload.lowerBound, 1, within: iref.payload) else { return [] }
         let idSize = version == 0 ? 2 : 4
         var found: [Reference] = []
-        for entry in boxes(in: (iref.payload.lowerBound + 4)..<iref.payload.upperBound) {
+        for entry in children(of: iref, after: 4) {
             let p = entry.payload
             guard let from = read(p.lowerBound, idSize, within: p),
                   let count = read(p.lowerBound + idSize, 2, within: p) else { continue }

@@ -44,7 +44,7 @@ struct HEIFItemGraph {
     init?(_ bytes: UnsafeBufferPointer<UInt8>) {
         let reader = HEIFBoxReader(bytes: bytes)
         guard let meta = reader.boxes(in: 0..<bytes.count).first(where: { $0.type == "meta" }) else { return nil }
-        let children = reader.boxes(in: (meta.payload.lowerBound + 4)..<meta.payload.upperBound) // a full box
+        let children = reader.children(of: meta, after: 4) // a full box
         func child(_ type: String) -> HEIFBoxReader.Box? { children.first { $0.type == type } }
         guard let pitm = child("pitm"), let primary = reader.primaryID(pitm) else { return nil }
         self.bytes = bytes
