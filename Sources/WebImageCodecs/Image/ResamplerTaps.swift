@@ -114,8 +114,8 @@ extension Resampler {
             for index in counts.indices {
                 let count = counts[index], offset = offsets[index]
                 var exact: Float = 0, total = 0, largest = 0
-                for t in 0..<width {
-                    guard t < count else { fixed[t] = 0; continue }
+                for t in count..<width { fixed[t] = 0 }
+                for t in 0..<count {
                     let scaled = (weights[offset + t] * one).rounded()
                     guard scaled.isFinite, abs(scaled) <= 32767 else { return nil }
                     fixed[t] = Int(scaled)

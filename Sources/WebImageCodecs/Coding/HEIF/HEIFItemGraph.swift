@@ -13,7 +13,7 @@
 /// Only `meta`'s `pitm`, `iinf`/`infe`, `iloc`, `idat`, `iref` and `iprp` (`ipco`, `ipma`) are
 /// read. A file without `meta` or `pitm` gives no graph, leaving it to libheif's own checks.
 struct HEIFItemGraph {
-    private let bytes: UnsafeBufferPointer<UInt8>
+    private let reader: HEIFBoxReader
     /// The primary item's ID.
     let primary: Int
     private let itemTypes: [Int: String]
@@ -47,7 +47,7 @@ struct HEIFItemGraph {
         let children = reader.children(of: meta, after: 4) // a full box
         func child(_ type: String) -> HEIFBoxReader.Box? { children.first { $0.type == type } }
         guard let pitm = child("pitm"), let primary = reader.primaryID(pitm) else { return nil }
-        self.bytes = bytes
+        self.reader = reader
         self.primary = primary
         itemTypes = child("iinf").map(reader.itemTypes) ?? [:]
         var references: [ReferenceKey: [Int]] = [:]
@@ -73,7 +73,6 @@ struct HEIFItemGraph {
     func canvas(of item: Int) -> PixelSize? {
         guard let type = itemTypes[item], type == "grid" || type == "iovl",
               let data = itemData(item) else { return nil }
-        let reader = HEIFBoxReader(bytes: bytes)
         // grid: version, flags (bit 0: 32-bit sizes), rows - 1, columns - 1, width, height.
         // iovl: version, flags (bit 0: 32-bit fields), four 16-bit fill values, width, height.
         let sizesAt = data.lowerBound + (type == "grid" ? 4 : 10)
@@ -92,8 +91,7 @@ struct HEIFItemGraph {
     /// tiling of a real file stays within.
     func workAllowance(for item: Int) -> Int {
         let own = canvas(of: item) ?? declaredSize(of: item) ?? PixelSize(width: 0, height: 0)
-        let (area, overflow) = own.width.multipliedReportingOverflow(by: own.height)
-        return overflow || area > Int.max / 8 ? Int.max / 2 : 4 * area + (1 << 24)
+        return own.area > Int.max / 8 ? Int.max / 2 : 4 * own.area + (1 << 24)
     }
 
     /// Throws ``WebImageError`` (bad data, or image too large for a canvas past `limits`) when
@@ -135,7 +133,7 @@ struct HEIFItemGraph {
         default:
             if let size = declaredSize(of: item) {
                 try limits.check(size, format: format)
-                walk.pixels += size.width * size.height
+                walk.pixels = walk.pixels.addingReportingOverflow(size.area).overflow ? .max : walk.pixels + size.area
             } else if path.count > 1 {
                 throw WebImageError.badData("HEIF image \(path[path.count - 2]) is made from image \(item), which declares no size.")
             }
@@ -148,9 +146,8 @@ struct HEIFItemGraph {
         }
     }
 
-    /// Where item `item`'s data is in `bytes` (its first extent, in the file or in `idat`).
+    /// Where item `item`'s data is in the file (its first extent, in place or in `idat`).
     private func itemData(_ item: Int) -> Range<Int>? {
-        let reader = HEIFBoxReader(bytes: bytes)
         guard let iloc, let extent = reader.location(of: item, in: iloc) else { return nil }
         let base: Int
         switch extent.method {
@@ -161,7 +158,8 @@ struct HEIFItemGraph {
         default: return nil
         }
         let (start, overflow) = base.addingReportingOverflow(extent.offset)
-        guard !overflow, start >= 0, start <= bytes.count else { return nil }
-        return start..<(start + min(extent.length, bytes.count - start))
+        let count = reader.bytes.count
+        guard !overflow, start >= 0, start <= count else { return nil }
+        return start..<(start + min(extent.length, count - start))
     }
 }
